@@ -1,0 +1,24 @@
+"""rigidflock: rigid-body, physics-based flocking (pymunk physics, numpy steering, pyglet drawing).
+
+The simulation is a library first::
+
+    from rigidflock import load_scene, Simulation
+    sim = Simulation(load_scene("scenes/aidemo4.toml"), seed=1)
+    for _ in range(600):
+        sim.step()
+"""
+
+from .scene import Scene, SceneError, load_scene, parse_scene
+from .sim import Command, Simulation, StepEvents
+
+__version__ = "0.1.0"
+__all__ = [
+    "Command",
+    "Scene",
+    "SceneError",
+    "Simulation",
+    "StepEvents",
+    "load_scene",
+    "parse_scene",
+    "__version__",
+]

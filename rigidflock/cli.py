@@ -1,0 +1,179 @@
+"""The ``rigidflock`` command line (DESIGN.md section 6).
+
+Exit status: 0 success, 1 a run that failed, 2 bad input (usage, scene, output path). Errors are
+one line each on stderr; ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .outputs import OutputError, check_writable
+from .scene import SceneError, load_scene
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, no usage dump
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="rigidflock", description="Rigid-body, physics-based flocking simulator.")
+    p.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    r = sub.add_parser("run", help="run a scene headless and print a summary")
+    r.add_argument("scene", help="scene file (TOML)")
+    r.add_argument("--ticks", type=_positive_int, default=1800, help="ticks to run (default 1800)")
+    r.add_argument("--seed", type=_seed, default=None, help="override the scene's seed")
+    r.add_argument("--metrics", metavar="FILE.json", help="write the run's metrics as JSON")
+    r.add_argument("--trace", metavar="FILE.csv", help="write per-unit states as CSV")
+    r.add_argument(
+        "--trace-every", type=_positive_int, default=1, metavar="K", help="trace every K-th tick"
+    )
+    r.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    r.set_defaults(func=cmd_run)
+
+    c = sub.add_parser("check", help="validate scene files and report every error")
+    c.add_argument("scenes", nargs="+", help="scene files")
+    c.set_defaults(func=cmd_check)
+    return p
+
+
+def cmd_check(args) -> int:
+    status = EXIT_OK
+    for path in args.scenes:
+        try:
+            scene = load_scene(path)
+        except SceneError as e:
+            for line in e.errors:
+                print(line, file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        for line in scene.warnings:
+            print(f"warning: {line}", file=sys.stderr)
+        print(f"{path}: ok ({scene.unit_count} units, {len(scene.groups)} groups)")
+    return status
+
+
+def _summary(result) -> str:
+    m = result.metrics
+    name = result.scene.name or result.scene.source
+    first = m["first_player_contact_tick"]
+
+    def f(x, fmt=".3f"):
+        return "-" if x is None else format(x, fmt)
+
+    lines = [
+        f"{name}: {result.ticks} ticks, {result.units} units, seed {result.seed}: "
+        f"{result.wall_seconds:.2f} s ({result.ticks_per_second:.0f} ticks/s)",
+        f"  polarization {f(m['polarization_final'])} (mean {f(m['polarization_mean'])}), "
+        f"nn distance {f(m['nn_distance_mean'], '.2f')}, "
+        f"min separation {f(m['min_separation'], '.2f')}, flocks {m['flocks_final']}, "
+        f"leaders {f(m['leader_fraction_mean'], '.0%')}",
+        f"  contacts: unit {m['unit_contacts']}, obstacle {m['obstacle_contacts']}, "
+        f"wall {m['wall_contacts']}, player {f(m['player_contacts'], 'd')}"
+        + (f" (first at tick {first})" if first is not None else ""),
+    ]
+    return "\n".join(lines)
+
+
+def cmd_run(args) -> int:
+    from .runner import RunFailed, run_scene
+
+    scene = load_scene(args.scene)
+    for line in scene.warnings:
+        print(f"warning: {line}", file=sys.stderr)
+    if args.metrics:
+        check_writable(args.metrics, "--metrics")
+    if args.trace:
+        check_writable(args.trace, "--trace")
+    bar = None
+    progress = None
+    if not args.quiet and sys.stdout.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.ticks, unit="tick", leave=False)
+        progress = lambda k: bar.update(1)  # noqa: E731
+    try:
+        result = run_scene(
+            scene,
+            args.ticks,
+            seed=args.seed,
+            metrics_path=args.metrics,
+            trace_path=args.trace,
+            trace_every=args.trace_every,
+            progress=progress,
+        )
+    except RunFailed as e:
+        print(f"rigidflock: {args.scene}: run failed: {e}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        if bar is not None:
+            bar.close()
+    if not args.quiet:
+        print(_summary(result))
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    debug = "--debug" in argv
+    try:
+        args = parser.parse_args(argv)
+        return args.func(args)
+    except UsageError as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SceneError as e:
+        if debug:
+            raise
+        for line in e.errors:
+            print(line, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OutputError as e:
+        if debug:
+            raise
+        print(f"rigidflock: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("rigidflock: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # a bug: still one line unless --debug
+        if debug:
+            raise
+        print(f"rigidflock: internal error: {type(e).__name__}: {e} (rerun with --debug)",
+              file=sys.stderr)
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Steering rules: pure numpy functions over whole arrays (no pymunk, no pyglet)."""

@@ -1,0 +1,114 @@
+"""Cohesion, alignment and separation (AIDemo4, DESIGN.md section 4) on directed pair lists.
+
+Every rule takes the directed pairs ``(i, j)`` (unit i looks at neighbour j), each of shape (P,), the
+offsets ``d = p_j - p_i`` (P, 2) in world units, and per-unit arrays of shape (N,) or (N, 2). A rule
+returns a dimensionless steering command per unit, shape (N,): positive turns the bow to port. The
+caller multiplies by ``weight * S`` (newtons). No rule produces NaN, for coincident units or units at
+rest included.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+EPS = 1e-9
+
+
+def forward_left(angle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The body axes in world coordinates: forward (+x, the bow) and left (+y, port), each (N, 2)."""
+    c, s = np.cos(angle), np.sin(angle)
+    return np.stack([c, s], axis=1), np.stack([-s, c], axis=1)
+
+
+def local_offsets(d: np.ndarray, angle_i: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Offsets d (P, 2) in the local frame of the looking unit (angle_i (P,)): forward f, lateral s."""
+    c, s = np.cos(angle_i), np.sin(angle_i)
+    f = d[:, 0] * c + d[:, 1] * s
+    lat = -d[:, 0] * s + d[:, 1] * c
+    return f, lat
+
+
+def side(lateral: np.ndarray) -> np.ndarray:
+    """side(v): +1 when v lies to port (local y >= 0), -1 to starboard. Dead ahead/astern counts as
+    port, so a unit always turns one way instead of not at all."""
+    return np.where(lateral >= 0.0, 1.0, -1.0)
+
+
+def in_view(
+    f: np.ndarray, s: np.ndarray, view: str, back_factor: float = 1.0, front_factor: float = 1.0
+) -> np.ndarray:
+    """The field-of-view test of the three visibility models (radius not included).
+
+    wide: f > 0, or f < 0 with |s| > |f| * back_factor (a blind cone astern);
+    limited: f > 0 (the front half-plane); narrow: f > 0 and |s| < f * front_factor (a cone ahead).
+    """
+    if view == "wide":
+        return (f > 0) | ((f < 0) & (np.abs(s) > np.abs(f) * back_factor))
+    if view == "limited":
+        return f > 0
+    if view == "narrow":
+        return (f > 0) & (np.abs(s) < f * front_factor)
+    raise ValueError(f"unknown view {view!r}")
+
+
+def _mean_per_unit(n: int, i: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sum of ``values`` (P, 2) grouped by i, and the neighbour count per unit (N,)."""
+    count = np.bincount(i, minlength=n)
+    total = np.stack(
+        [np.bincount(i, values[:, 0], minlength=n), np.bincount(i, values[:, 1], minlength=n)],
+        axis=1,
+    )
+    return total, count
+
+
+def _turn_toward(u: np.ndarray, heading: np.ndarray, left: np.ndarray) -> np.ndarray:
+    """side(u) * acos(h . u) / pi for direction vectors u (N, 2) (any length; zero gives 0)."""
+    norm = np.hypot(u[:, 0], u[:, 1])
+    ok = norm > EPS
+    un = np.zeros_like(u)
+    un[ok] = u[ok] / norm[ok, None]
+    cos = np.clip(np.einsum("ij,ij->i", heading, un), -1.0, 1.0)
+    lat = np.einsum("ij,ij->i", left, un)
+    return np.where(ok, side(lat) * np.arccos(cos) / np.pi, 0.0)
+
+
+def cohesion(
+    n: int, i: np.ndarray, d: np.ndarray, heading: np.ndarray, left: np.ndarray
+) -> np.ndarray:
+    """Turn toward the neighbours' mean position: side(u) * acos(h . u) / pi, u toward the mean.
+
+    Uses the mean *offset* so it is right across a wrap-around edge. ``i``, ``d``: the pairs that
+    count (already masked); ``heading``, ``left``: (N, 2) unit vectors. Returns (N,) in [-1, 1].
+    """
+    total, count = _mean_per_unit(n, i, d)
+    return np.where(count > 0, _turn_toward(total, heading, left), 0.0)
+
+
+def alignment(
+    n: int, i: np.ndarray, vel_j: np.ndarray, heading: np.ndarray, left: np.ndarray
+) -> np.ndarray:
+    """Turn toward the neighbours' mean velocity: side(u) * acos(h . u) / pi.
+
+    ``vel_j``: (P, 2) velocity of each pair's neighbour (world units / s). Returns (N,) in [-1, 1];
+    0 when the neighbours' mean velocity is zero.
+    """
+    total, count = _mean_per_unit(n, i, vel_j)
+    return np.where(count > 0, _turn_toward(total, heading, left), 0.0)
+
+
+def separation(
+    n: int,
+    i: np.ndarray,
+    lateral: np.ndarray,
+    dist: np.ndarray,
+    sep_radius_i: np.ndarray,
+    min_dist: float = 1e-3,
+) -> np.ndarray:
+    """Turn away from each too-close neighbour: sum of -side(d) * R / max(|d|, min_dist).
+
+    ``lateral``: (P,) local y of d seen from i; ``dist``: (P,) |d|; ``sep_radius_i``: (P,) R = L_i *
+    separation_factor (pairs are already masked to |d| < R). Returns (N,), unbounded above (the bow
+    force clamp limits it); coincident units give a finite push to starboard.
+    """
+    push = -side(lateral) * sep_radius_i / np.maximum(dist, min_dist)
+    return np.bincount(i, push, minlength=n)
