@@ -170,8 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # a bug: still one line unless --debug
         if debug:
             raise
-        print(f"rigidflock: internal error: {type(e).__name__}: {e} (rerun with --debug)",
-              file=sys.stderr)
+        print(
+            f"rigidflock: internal error: {type(e).__name__}: {e} (rerun with --debug)",
+            file=sys.stderr,
+        )
         return EXIT_FAILED
 
 

@@ -54,8 +54,9 @@ def flock_labels(
     return labels
 
 
-def elongation(pos: np.ndarray, labels: np.ndarray, box: np.ndarray | None = None,
-               min_size: int = 3) -> float:
+def elongation(
+    pos: np.ndarray, labels: np.ndarray, box: np.ndarray | None = None, min_size: int = 3
+) -> float:
     """Mean length-to-width ratio of the flocks with at least ``min_size`` units: sqrt of the ratio
     of the principal variances of each flock's positions (1 for a round flock, large for a line).
     NaN when no flock is big enough."""

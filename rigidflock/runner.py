@@ -90,7 +90,8 @@ def run_scene(
                 progress(k)
         wall = time.perf_counter() - start
     acc.finish()
-    result = RunResult(scene, sim.seed, ticks, sim.units.n_ai, wall, acc.summary(sim.units.has_player))
+    summary = acc.summary(sim.units.has_player)
+    result = RunResult(scene, sim.seed, ticks, sim.units.n_ai, wall, summary)
     if metrics_path is not None:
         write_json(metrics_path, result.as_json())
     return result

@@ -39,8 +39,9 @@ TOGGLES = ("flocking", "chase", "avoidance", "view")
 
 @dataclass(frozen=True)
 class Command:
-    """Input for one tick. ``throttle``/``steer`` in [-1, 1] drive the player (None: the scene's
-    own control decides); ``toggles`` switch rules, e.g. ``(("flocking", False), ("view", "narrow"))``.
+    """Input for one tick. ``throttle``/``steer`` in [-1, 1] drive the player (None: the
+    scene's own control decides); ``toggles`` switch rules, e.g.
+    ``(("flocking", False), ("view", "narrow"))``.
     """
 
     throttle: float | None = None
@@ -141,8 +142,15 @@ class Simulation:
             families.append(PLAYER_FAMILY)
             for k, v in zip(
                 ("L", "W", "m", "T", "S", "fam", "role"),
-                (p.length, p.width, p.mass, p.thrust, p.max_steering_force, len(families) - 1,
-                 ROLE_PLAYER),
+                (
+                    p.length,
+                    p.width,
+                    p.mass,
+                    p.thrust,
+                    p.max_steering_force,
+                    len(families) - 1,
+                    ROLE_PLAYER,
+                ),
                 strict=True,
             ):
                 cols[k].append(v)
@@ -278,8 +286,16 @@ class Simulation:
             if k:
                 self.world.read(st)
             force, torque = vehicle.vehicle_forces(
-                st.angle, st.vel, st.omega, throttle, fs, u.length, u.thrust, u.max_steer,
-                u.drag_k, u.angular_damping,
+                st.angle,
+                st.vel,
+                st.omega,
+                throttle,
+                fs,
+                u.length,
+                u.thrust,
+                u.max_steer,
+                u.drag_k,
+                u.angular_damping,
             )
             self.world.apply(force, torque)
             self.world.step(dt)
@@ -387,9 +403,7 @@ class Simulation:
                 offset,
             )
             steering_leader = chasing | (leader & (u.role == ROLE_INTERCEPT))
-            force += np.where(
-                steering_leader, w.chase * S * pursuit.steer_toward(aim, left), 0.0
-            )
+            force += np.where(steering_leader, w.chase * S * pursuit.steer_toward(aim, left), 0.0)
             target[steering_leader] = st.pos[steering_leader] + aim[steering_leader]
 
         feeler_len = L * r.feeler_factor

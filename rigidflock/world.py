@@ -151,9 +151,11 @@ class World:
         state.omega[:] = rows[:, 5]
 
     def apply(self, force: np.ndarray, torque: np.ndarray) -> None:
-        """Set every unit's force (N, 2) and torque (N,) in one batch write (cleared by each step)."""
+        """Set every unit's force (N, 2) and torque (N,) in one batch write (pymunk clears them
+        after each step)."""
         if self._rows is None:
-            self.read(State(0, np.zeros((self.n, 2)), np.zeros((self.n, 2)), *np.zeros((2, self.n))))
+            n = self.n
+            self.read(State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n)))
         buf = self._force_buf
         buf[self._rows, 0:2] = force
         buf[self._rows, 2] = torque

@@ -1,10 +1,10 @@
 """Cohesion, alignment and separation (AIDemo4, DESIGN.md section 4) on directed pair lists.
 
-Every rule takes the directed pairs ``(i, j)`` (unit i looks at neighbour j), each of shape (P,), the
-offsets ``d = p_j - p_i`` (P, 2) in world units, and per-unit arrays of shape (N,) or (N, 2). A rule
-returns a dimensionless steering command per unit, shape (N,): positive turns the bow to port. The
-caller multiplies by ``weight * S`` (newtons). No rule produces NaN, for coincident units or units at
-rest included.
+Every rule takes the directed pairs ``(i, j)`` (unit i looks at neighbour j), each of shape
+(P,), the offsets ``d = p_j - p_i`` (P, 2) in world units, and per-unit arrays of shape (N,) or
+(N, 2). A rule returns a dimensionless steering command per unit, shape (N,): positive turns the
+bow to port. The caller multiplies by ``weight * S`` (newtons). No rule produces NaN, for
+coincident units or units at rest included.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ EPS = 1e-9
 
 
 def forward_left(angle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The body axes in world coordinates: forward (+x, the bow) and left (+y, port), each (N, 2)."""
+    """The body axes in world coordinates: forward (+x, the bow) and left (+y, port), (N, 2)."""
     c, s = np.cos(angle), np.sin(angle)
     return np.stack([c, s], axis=1), np.stack([-s, c], axis=1)
 
 
 def local_offsets(d: np.ndarray, angle_i: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Offsets d (P, 2) in the local frame of the looking unit (angle_i (P,)): forward f, lateral s."""
+    """Offsets d (P, 2) in the frame of the looking unit (angle_i (P,)): forward f, lateral s."""
     c, s = np.cos(angle_i), np.sin(angle_i)
     f = d[:, 0] * c + d[:, 1] * s
     lat = -d[:, 0] * s + d[:, 1] * c

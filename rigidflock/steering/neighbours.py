@@ -16,7 +16,7 @@ _EMPTY = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
 
 
 def min_image(d: np.ndarray, box: np.ndarray | None) -> np.ndarray:
-    """Offsets ``d`` (..., 2) folded to the nearest periodic image in a wrap-around world ``box``."""
+    """Offsets ``d`` (..., 2) folded to the nearest periodic image in a wrap-around ``box``."""
     if box is None:
         return d
     return d - box * np.round(d / box)

@@ -13,8 +13,15 @@ import numpy as np
 from .flocking import side
 
 
-def front_counts(n: int, i: np.ndarray, f: np.ndarray, s: np.ndarray, dist: np.ndarray,
-                 radius_i: np.ndarray, front_factor: float) -> np.ndarray:
+def front_counts(
+    n: int,
+    i: np.ndarray,
+    f: np.ndarray,
+    s: np.ndarray,
+    dist: np.ndarray,
+    radius_i: np.ndarray,
+    front_factor: float,
+) -> np.ndarray:
     """Nf per unit: pairs (i looks at j) with f > 0, |s| < f * front_factor, |d| <= radius_i.
 
     ``i``, ``f``, ``s``, ``dist``, ``radius_i``: (P,) over directed pairs among AI units.
@@ -24,8 +31,12 @@ def front_counts(n: int, i: np.ndarray, f: np.ndarray, s: np.ndarray, dist: np.n
 
 
 def intercept_point(
-    pos: np.ndarray, vel: np.ndarray, target_pos: np.ndarray, target_vel: np.ndarray,
-    offset: np.ndarray, min_closing: float = 1e-6,
+    pos: np.ndarray,
+    vel: np.ndarray,
+    target_pos: np.ndarray,
+    target_vel: np.ndarray,
+    offset: np.ndarray,
+    min_closing: float = 1e-6,
 ) -> np.ndarray:
     """Where each pursuer aims: p_target + v_target * t, t = |Sr| / |Vr| (AIDemo4).
 
@@ -45,9 +56,11 @@ def steer_toward(direction: np.ndarray, left: np.ndarray) -> np.ndarray:
     return side(np.einsum("ij,ij->i", direction, left))
 
 
-def seek_steer(direction: np.ndarray, forward: np.ndarray, left: np.ndarray,
-               full_turn: float = np.pi / 8) -> np.ndarray:
+def seek_steer(
+    direction: np.ndarray, forward: np.ndarray, left: np.ndarray, full_turn: float = np.pi / 8
+) -> np.ndarray:
     """Proportional seek in [-1, 1]: the signed angle from the bow to ``direction`` divided by
     ``full_turn`` (radians at which the command saturates), for autopilots."""
-    err = np.arctan2(np.einsum("ij,ij->i", direction, left), np.einsum("ij,ij->i", direction, forward))
+    lat = np.einsum("ij,ij->i", direction, left)
+    err = np.arctan2(lat, np.einsum("ij,ij->i", direction, forward))
     return np.clip(err / full_turn, -1.0, 1.0)

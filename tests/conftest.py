@@ -1,0 +1,22 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run from a checkout without installing
+
+from rigidflock.scene import parse_scene  # noqa: E402
+
+
+@pytest.fixture
+def scene_from():
+    """Build a scene from TOML text (the format's defaults fill the rest)."""
+
+    def make(text: str, name: str = "test.toml"):
+        return parse_scene(text, name)
+
+    return make
+
+
+SCENES = sorted((ROOT / "scenes").glob("*.toml"))
