@@ -10,7 +10,7 @@ renderer. The same scene, seed and commands give bit-identical states on the sam
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.spatial import cKDTree
@@ -25,11 +25,13 @@ from .state import (
     ROLE_PLAYER,
     State,
     Units,
-    headings,
 )
-from .steering import avoidance, flocking, pursuit
-from .steering.neighbours import directed, min_image, pairs_kdtree
+from .steering import flocking, pursuit
+from .steering.blend import Steerer, Steering
+from .steering.blend import World as SteeringWorld
 from .world import World
+
+__all__ = ["Command", "Simulation", "Steering", "StepEvents", "TOGGLES"]
 
 _ROLE_CODES = {"none": ROLE_NONE, "chase": ROLE_CHASE, "intercept": ROLE_INTERCEPT}
 WAYPOINT_REACH = 5.0  # autopilot: a waypoint counts as reached within this many player lengths
@@ -47,21 +49,6 @@ class Command:
     throttle: float | None = None
     steer: float | None = None
     toggles: tuple[tuple[str, object], ...] = ()
-
-
-@dataclass
-class Steering:
-    """What the rules decided for one snapshot; kept for drawing and inspection."""
-
-    force: np.ndarray  # (N,) bow force before clamping, newtons, + to port
-    heading: np.ndarray  # (N, 2) unit direction of travel
-    leader: np.ndarray  # (N,) bool, AI leaders (player row False)
-    feeler_end: np.ndarray  # (N, 2) feeler tips, world units
-    felt: np.ndarray  # (N,) index of the nearest felt obstacle, -1 if none
-    target: np.ndarray  # (N, 2) chase/intercept aim point for steering leaders, NaN otherwise
-    pairs: tuple[np.ndarray, np.ndarray] = field(
-        default_factory=lambda: (np.zeros(0, np.intp), np.zeros(0, np.intp))
-    )  # directed (i, j) flocking pairs in view (cohesion/alignment set)
 
 
 @dataclass
@@ -86,9 +73,11 @@ class Simulation:
     current snapshot), ``steering`` (the rules' output for it), ``obstacles`` (M, 3), ``rules``
     (the current switches), ``tick``."""
 
-    def __init__(self, scene: Scene, seed: int | None = None):
+    def __init__(self, scene: Scene, seed: int | None = None, neighbour_skin: float | None = None):
         self.scene = scene
         self.seed = scene.seed if seed is None else int(seed)
+        # Neighbour reuse margin (world units); results do not depend on it, only speed does.
+        self.neighbour_skin = neighbour_skin
         self.reset(self.seed)
 
     # -- building -----------------------------------------------------------------------------
@@ -111,13 +100,21 @@ class Simulation:
             self.units, pos, angle, vel, self.obstacles, sc.world.size, sc.world.bounds, sc.physics
         )
         n = self.units.n
+        skin = self.neighbour_skin
+        if skin is None:
+            skin = float(self.units.length.max()) if n else 0.0
+        self._steerer = Steerer(
+            self.units,
+            SteeringWorld(self.obstacles, self.size, self.box, sc.world.bounds == "walls"),
+            skin,
+        )
         self.state = State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n))
         self.world.read(self.state)
         self.tick = 0
         self._waypoint = 0
         self._script_pos = 0
         self.player_command = (0.0, 0.0)
-        self.steering = self._steer(self.state)
+        self.steering = self._steerer(self.state, self.rules)
         self.state.leader = self.steering.leader
         return self.state
 
@@ -271,7 +268,7 @@ class Simulation:
         u, st = self.units, self.state
         if command is not None and command.toggles:
             self._apply_toggles(command.toggles)
-            self.steering = self._steer(st)
+            self.steering = self._steerer(st, self.rules)
             st.leader = self.steering.leader
         throttle = np.ones(u.n)
         fs = self.steering.force.copy()
@@ -303,7 +300,7 @@ class Simulation:
         st.tick = self.tick
         self.world.read(st)
         self.world.wrap(st)
-        self.steering = self._steer(st)
+        self.steering = self._steerer(st, self.rules)
         st.leader = self.steering.leader
         c = self.world.contacts
         return StepEvents(
@@ -352,78 +349,3 @@ class Simulation:
         fwd, left = flocking.forward_left(np.array([ang]))
         steer = pursuit.seek_steer((target - pos)[None, :], fwd, left)
         return 1.0, float(steer[0])
-
-    # -- the rules ----------------------------------------------------------------------------
-
-    def _steer(self, st: State) -> Steering:
-        """Every AI unit's bow force from the snapshot ``st`` (DESIGN.md section 4)."""
-        u, r, sc = self.units, self.rules, self.scene
-        n, n_ai = u.n, u.n_ai
-        S, w = r.steering_force, r.weights
-        fwd, left = flocking.forward_left(st.angle)
-        h = headings(st.vel, st.angle)
-        L = u.length
-        pos_ai = st.pos[:n_ai]
-        view_r = L * getattr(r.radius_factor, r.view)
-        sep_r = L * r.separation_factor
-        lead_r = L * r.radius_factor.narrow
-        search = float(max(view_r.max(), sep_r.max(), lead_r.max())) if n_ai else 0.0
-        i, j = directed(*pairs_kdtree(pos_ai, search, self.box))
-        d = min_image(pos_ai[j] - pos_ai[i], self.box)
-        dist = np.hypot(d[:, 0], d[:, 1])
-        f, s = flocking.local_offsets(d, st.angle[i])
-        seen = flocking.in_view(f, s, r.view, r.back_view_angle_factor, r.front_view_angle_factor)
-        flock = seen & (dist < view_r[i]) & (u.family[i] == u.family[j])
-        force = np.zeros(n)
-        if r.flocking and n_ai:
-            fi, fd = i[flock], d[flock]
-            hh, ll = h[:n_ai], left[:n_ai]
-            force[:n_ai] += w.cohesion * S * flocking.cohesion(n_ai, fi, fd, hh, ll)
-            force[:n_ai] += w.alignment * S * flocking.alignment(n_ai, fi, st.vel[j[flock]], hh, ll)
-            sep = seen & (dist < sep_r[i])
-            force[:n_ai] += (
-                w.separation
-                * S
-                * flocking.separation(n_ai, i[sep], s[sep], dist[sep], sep_r[i[sep]])
-            )
-
-        # Leaders: nobody in the narrow cone ahead; with flocking off everyone leads.
-        nf = pursuit.front_counts(n_ai, i, f, s, dist, lead_r[i], r.front_view_angle_factor)
-        leader = np.zeros(n, dtype=bool)
-        leader[:n_ai] = (nf == 0) | (not r.flocking)
-        leader &= u.role != ROLE_NONE
-        leader[u.role == ROLE_PLAYER] = False
-        target = np.full((n, 2), np.nan)
-        if r.chase and u.has_player:
-            offset = min_image(st.pos[-1] - st.pos, self.box)
-            chasing = leader & (u.role == ROLE_CHASE)
-            aim = np.where(
-                (u.role == ROLE_INTERCEPT)[:, None],
-                pursuit.intercept_point(st.pos, st.vel, st.pos[-1], st.vel[-1], offset),
-                offset,
-            )
-            steering_leader = chasing | (leader & (u.role == ROLE_INTERCEPT))
-            force += np.where(steering_leader, w.chase * S * pursuit.steer_toward(aim, left), 0.0)
-            target[steering_leader] = st.pos[steering_leader] + aim[steering_leader]
-
-        feeler_len = L * r.feeler_factor
-        felt = np.full(n, -1, dtype=np.intp)
-        if r.avoidance:
-            clearance = u.width / 2 + 0.5 * L
-            push, felt = avoidance.obstacle_feelers(
-                st.pos, h, left, feeler_len, clearance, self.obstacles, self.box
-            )
-            if sc.world.bounds == "walls":
-                push = push + avoidance.wall_feelers(st.pos, h, left, feeler_len, self.size)
-            ai = np.arange(n) < n_ai
-            force += np.where(ai, w.avoidance * S * push, 0.0)
-            felt[~ai] = -1
-        return Steering(
-            force=force,
-            heading=h,
-            leader=leader,
-            feeler_end=st.pos + h * feeler_len[:, None],
-            felt=felt,
-            target=target,
-            pairs=(i[flock], j[flock]),
-        )

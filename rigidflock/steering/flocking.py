@@ -61,7 +61,7 @@ def _mean_per_unit(n: int, i: np.ndarray, values: np.ndarray) -> tuple[np.ndarra
     return total, count
 
 
-def _turn_toward(u: np.ndarray, heading: np.ndarray, left: np.ndarray) -> np.ndarray:
+def turn_toward(u: np.ndarray, heading: np.ndarray, left: np.ndarray) -> np.ndarray:
     """side(u) * acos(h . u) / pi for direction vectors u (N, 2) (any length; zero gives 0)."""
     norm = np.hypot(u[:, 0], u[:, 1])
     ok = norm > EPS
@@ -81,7 +81,7 @@ def cohesion(
     count (already masked); ``heading``, ``left``: (N, 2) unit vectors. Returns (N,) in [-1, 1].
     """
     total, count = _mean_per_unit(n, i, d)
-    return np.where(count > 0, _turn_toward(total, heading, left), 0.0)
+    return np.where(count > 0, turn_toward(total, heading, left), 0.0)
 
 
 def alignment(
@@ -93,7 +93,7 @@ def alignment(
     0 when the neighbours' mean velocity is zero.
     """
     total, count = _mean_per_unit(n, i, vel_j)
-    return np.where(count > 0, _turn_toward(total, heading, left), 0.0)
+    return np.where(count > 0, turn_toward(total, heading, left), 0.0)
 
 
 def separation(
