@@ -10,6 +10,8 @@ renderer. The same scene, seed and commands give bit-identical states on the sam
 from __future__ import annotations
 
 import dataclasses
+import time
+from collections import defaultdict
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,10 +105,14 @@ class Simulation:
         skin = self.neighbour_skin
         if skin is None:
             skin = float(self.units.length.max()) if n else 0.0
+        # Seconds spent per phase of the tick since reset: read, neighbours, rules, forces,
+        # write, physics (the ``bench`` split).
+        self.timings: dict[str, float] = defaultdict(float)
         self._steerer = Steerer(
             self.units,
             SteeringWorld(self.obstacles, self.size, self.box, sc.world.bounds == "walls"),
             skin,
+            self.timings,
         )
         self.state = State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n))
         self.world.read(self.state)
@@ -279,9 +285,12 @@ class Simulation:
             fs[-1] = s * u.max_steer[-1]
         before = dataclasses.replace(self.world.contacts)
         dt = self.scene.world.dt / self.scene.world.substeps
+        tm, clock = self.timings, time.perf_counter
         for k in range(self.scene.world.substeps):
+            t0 = clock()
             if k:
                 self.world.read(st)
+            t1 = clock()
             force, torque = vehicle.vehicle_forces(
                 st.angle,
                 st.vel,
@@ -294,12 +303,21 @@ class Simulation:
                 u.drag_k,
                 u.angular_damping,
             )
+            t2 = clock()
             self.world.apply(force, torque)
+            t3 = clock()
             self.world.step(dt)
+            t4 = clock()
+            tm["read"] += t1 - t0
+            tm["forces"] += t2 - t1
+            tm["write"] += t3 - t2
+            tm["physics"] += t4 - t3
         self.tick += 1
         st.tick = self.tick
+        t0 = clock()
         self.world.read(st)
         self.world.wrap(st)
+        tm["read"] += clock() - t0
         self.steering = self._steerer(st, self.rules)
         st.leader = self.steering.leader
         c = self.world.contacts

@@ -16,6 +16,8 @@ its size when it wraps, else None; ``walls`` whether its bounds are walls).
 
 from __future__ import annotations
 
+import time
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -178,146 +180,107 @@ class Steerer:
     results are identical either way).
     """
 
-    def __init__(self, units: Units, world: World, skin: float):
+    def __init__(self, units: Units, world: World, skin: float, timings: dict | None = None):
         self.units, self.world = units, world
+        # seconds accumulated under "neighbours" and "rules"
+        self.timings = timings if timings is not None else defaultdict(float)
         self.verlet = VerletPairs(skin)
-        n_ai = units.n_ai
+        n, n_ai = units.n, units.n_ai
         self._coh = np.zeros((n_ai, 2))
         self._ali = np.zeros((n_ai, 2))
         self._cnt = np.zeros(n_ai, np.int64)
         self._sep = np.zeros(n_ai)
         self._nf = np.zeros(n_ai, np.int64)
-        self._push = np.zeros(units.n)
-        self._felt = np.zeros(units.n, np.int64)
+        self._push = np.zeros(n)
+        self._felt = np.full(n, -1, np.int64)
         self._flock_ij = np.zeros(0, dtype=np.bool_)
         self._flock_ji = np.zeros(0, dtype=np.bool_)
         self._family = np.ascontiguousarray(units.family, dtype=np.int64)
+        self._role = np.ascontiguousarray(units.role, dtype=np.int64)
         self._obstacle_grid = None  # built on first use; rebuilt if the feeler reach grows
-
-    def _obstacles(self, pos, h, left, feeler_len, clearance):
-        obs = self.world.obstacles
-        n = len(pos)
-        if len(obs) == 0:
-            self._push[:] = 0.0
-            self._felt[:] = -1
-            return self._push, self._felt
-        reach = float(feeler_len.max() + obs[:, 2].max() + clearance.max())
-        grid = self._obstacle_grid
-        if grid is None or grid[0] < reach:
-            grid = self._obstacle_grid = (reach, *self._build_grid(obs, reach))
-        _, start, items, ox, oy, sx, sy, ncx, ncy = grid
-        box = self.world.box
-        w, hgt = (0.0, 0.0) if box is None else (float(box[0]), float(box[1]))
-        kernels.obstacle_pass(
-            pos,
-            h[:, 0].copy(),
-            h[:, 1].copy(),
-            left[:, 0].copy(),
-            left[:, 1].copy(),
-            feeler_len,
-            clearance,
-            obs,
-            start,
-            items,
-            ox,
-            oy,
-            sx,
-            sy,
-            ncx,
-            ncy,
-            w,
-            hgt,
-            box is not None,
-            self._push[:n],
-            self._felt[:n],
-        )
-        return self._push, self._felt
+        box = world.box
+        self._wrap = box is not None
+        self._size = (float(world.size[0]), float(world.size[1]))
 
     def _build_grid(self, obs: np.ndarray, reach: float):
         """A static cell grid of obstacle centres, cells at least ``reach`` wide."""
-        box = self.world.box
         centres = np.ascontiguousarray(obs[:, :2])
-        if box is not None:
-            centres = np.mod(centres, box)
-            ox, oy, ex, ey = 0.0, 0.0, float(box[0]), float(box[1])
+        if self._wrap:
+            centres = np.mod(centres, self.world.box)
+            ox, oy, (ex, ey) = 0.0, 0.0, self._size
         else:
             ox, oy = centres.min(axis=0)
             ex, ey = np.ptp(centres, axis=0) + 1e-9
         ncx, ncy = kernels._grid_shape(ex, ey, reach, len(obs))
         sx, sy = ex / ncx, ey / ncy
         _, start, items = kernels._bin(centres, ox, oy, sx, sy, ncx, ncy)
-        return start, items, float(ox), float(oy), float(sx), float(sy), ncx, ncy
+        return reach, start, items, float(ox), float(oy), float(sx), float(sy), ncx, ncy
+
+    def _obstacles(self, pos, vel, cos_a, sin_a, feeler_len, clearance):
+        """Feeler push (N,) and nearest felt obstacle (N,) into the preallocated buffers."""
+        obs = self.world.obstacles
+        if len(obs) == 0:
+            self._push[:] = 0.0
+            self._felt[:] = -1
+            return
+        reach = float(feeler_len.max() + obs[:, 2].max() + clearance.max())
+        if self._obstacle_grid is None or self._obstacle_grid[0] < reach:
+            self._obstacle_grid = self._build_grid(obs, reach)
+        _, start, items, ox, oy, sx, sy, ncx, ncy = self._obstacle_grid
+        kernels.obstacle_pass(
+            pos, vel, cos_a, sin_a, feeler_len, clearance, obs, start, items, ox, oy, sx, sy,
+            ncx, ncy, *self._size, self._wrap, self._push, self._felt,
+        )  # fmt: skip
 
     def __call__(self, st: State, rules) -> Steering:
         units, world = self.units, self.world
-        n_ai = units.n_ai
-        fwd, left = flocking.forward_left(st.angle)
-        h = headings(st.vel, st.angle)
+        n, n_ai = units.n, units.n_ai
+        pos = np.ascontiguousarray(st.pos)
+        vel = np.ascontiguousarray(st.vel)
         view_r, sep_r, lead_r = radii(units, rules)
-        pos_ai = np.ascontiguousarray(st.pos[:n_ai])
-        box = world.box
-        w, hgt = (0.0, 0.0) if box is None else (float(box[0]), float(box[1]))
+        cos_a, sin_a = np.cos(st.angle), np.sin(st.angle)
+        pairs = ()
+        t0 = time.perf_counter()
+        t1 = t0
         if n_ai:
             search = float(max(view_r.max(), sep_r.max(), lead_r.max()))
-            ci, cj = self.verlet.candidates(pos_ai, search, box)
+            pos_ai = pos[:n_ai]
+            ci, cj = self.verlet.candidates(pos_ai, search, world.box)
+            t1 = time.perf_counter()
             if len(self._flock_ij) != len(ci):
                 self._flock_ij = np.zeros(len(ci), dtype=np.bool_)
                 self._flock_ji = np.zeros(len(ci), dtype=np.bool_)
             kernels.pair_pass(
-                ci,
-                cj,
-                pos_ai,
-                np.ascontiguousarray(st.vel[:n_ai]),
-                fwd[:n_ai, 0].copy(),
-                fwd[:n_ai, 1].copy(),
-                self._family[:n_ai],
-                view_r,
-                sep_r,
-                lead_r,
-                search,
-                w,
-                hgt,
-                box is not None,
-                kernels.VIEW_CODES[rules.view],
-                rules.back_view_angle_factor,
-                rules.front_view_angle_factor,
-                self._coh,
-                self._ali,
-                self._cnt,
-                self._sep,
-                self._nf,
-                self._flock_ij,
-                self._flock_ji,
-            )
-            hh, ll = h[:n_ai], left[:n_ai]
-            has = self._cnt > 0
-            coh = np.where(has, flocking.turn_toward(self._coh, hh, ll), 0.0)
-            ali = np.where(has, flocking.turn_toward(self._ali, hh, ll), 0.0)
+                ci, cj, pos_ai, vel[:n_ai], cos_a[:n_ai], sin_a[:n_ai], self._family[:n_ai],
+                view_r, sep_r, lead_r, search, *self._size, self._wrap,
+                kernels.VIEW_CODES[rules.view], rules.back_view_angle_factor,
+                rules.front_view_angle_factor, self._coh, self._ali, self._cnt, self._sep,
+                self._nf, self._flock_ij, self._flock_ji,
+            )  # fmt: skip
             pairs = (ci, cj, self._flock_ij.copy(), self._flock_ji.copy())
-        else:
-            coh = ali = np.zeros(0)
-            pairs = ()
-        push, felt = (np.zeros(units.n), np.full(units.n, -1, np.int64))
-        if rules.avoidance:
-            push, felt = self._obstacles(
-                np.ascontiguousarray(st.pos),
-                h,
-                left,
-                units.length * rules.feeler_factor,
-                units.width / 2 + 0.5 * units.length,
-            )
-        return _finish(
-            st,
-            units,
-            rules,
-            world,
-            h,
-            left,
-            coh,
-            ali,
-            self._sep.copy(),
-            self._nf.copy(),
-            push.copy(),
-            felt.astype(np.intp),
-            pairs,
+        feeler_len = units.length * rules.feeler_factor
+        out = Steering(
+            force=np.empty(n),
+            heading=np.empty((n, 2)),
+            leader=np.empty(n, dtype=bool),
+            feeler_end=np.empty((n, 2)),
+            felt=np.empty(n, dtype=np.intp),
+            target=np.empty((n, 2)),
+            pair_source=pairs,
         )
+        if rules.avoidance:
+            clearance = units.width / 2 + 0.5 * units.length
+            self._obstacles(pos, vel, cos_a, sin_a, feeler_len, clearance)
+        wt = rules.weights
+        kernels.unit_pass(
+            pos, vel, st.angle, n_ai, units.has_player, self._coh, self._ali, self._cnt,
+            self._sep, self._nf, self._push, self._felt, self._role, units.length,
+            rules.feeler_factor, rules.steering_force, wt.cohesion, wt.alignment, wt.separation,
+            wt.chase, wt.avoidance, rules.flocking, rules.chase, rules.avoidance, world.walls,
+            *self._size, self._wrap, out.force, out.heading, out.leader, out.feeler_end,
+            out.target, out.felt,
+        )  # fmt: skip
+        t2 = time.perf_counter()
+        self.timings["neighbours"] += t1 - t0
+        self.timings["rules"] += t2 - t1
+        return out

@@ -254,10 +254,9 @@ def pair_pass(
 @nb.njit(cache=True)
 def obstacle_pass(
     pos,
-    hx,
-    hy,
-    lx,
-    ly,
+    vel,
+    cos_a,
+    sin_a,
     feeler_len,
     clearance,
     obs,
@@ -277,13 +276,20 @@ def obstacle_pass(
 ):
     """Feelers against circles found through a static cell grid of obstacle centres (cells at
     least the largest reach wide). Writes push (N,) = sum(-side(a) * feeler / |a|) and felt (N,),
-    the nearest felt obstacle or -1. h = (hx, hy) heading, l = (lx, ly) body port axis."""
+    the nearest felt obstacle or -1. The feeler runs along the heading (velocity direction, or
+    the orientation (cos_a, sin_a) at rest); side is judged on the body's port axis."""
     n = pos.shape[0]
     offx, offy = _offsets(ncx, wrap), _offsets(ncy, wrap)
     for u in range(n):
         push[u] = 0.0
         felt[u] = -1
         best = np.inf
+        speed = math.hypot(vel[u, 0], vel[u, 1])
+        if speed > 1e-6:
+            hx, hy = vel[u, 0] / speed, vel[u, 1] / speed
+        else:
+            hx, hy = cos_a[u], sin_a[u]
+        lx, ly = -sin_a[u], cos_a[u]
         cx = min(max(int((pos[u, 0] - ox) / sx), 0), ncx - 1)
         cy = min(max(int((pos[u, 1] - oy) / sy), 0), ncy - 1)
         for oyy in offy:
@@ -306,14 +312,136 @@ def obstacle_pass(
                     if wrap:
                         ax = _fold(ax, box_w)
                         ay = _fold(ay, box_h)
-                    ahead = ax * hx[u] + ay * hy[u]
+                    ahead = ax * hx + ay * hy
                     if ahead <= 0 or ahead >= feeler_len[u]:
                         continue
-                    if abs(ax * hy[u] - ay * hx[u]) >= obs[o, 2] + clearance[u]:
+                    if abs(ax * hy - ay * hx) >= obs[o, 2] + clearance[u]:
                         continue
                     dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
-                    side = 1.0 if ax * lx[u] + ay * ly[u] >= 0 else -1.0
+                    side = 1.0 if ax * lx + ay * ly >= 0 else -1.0
                     push[u] += -side * feeler_len[u] / dist
                     if dist < best:
                         best = dist
                         felt[u] = o
+
+
+@nb.njit(cache=True, inline="always")
+def _turn(ux, uy, hx, hy, lx, ly):
+    """side(u) * acos(h . u) / pi for a direction (ux, uy) of any length; 0 for a zero vector."""
+    norm = math.hypot(ux, uy)
+    if norm <= 1e-9:
+        return 0.0
+    ux /= norm
+    uy /= norm
+    cos = min(max(hx * ux + hy * uy, -1.0), 1.0)
+    side = 1.0 if lx * ux + ly * uy >= 0 else -1.0
+    return side * math.acos(cos) / math.pi
+
+
+@nb.njit(cache=True)
+def unit_pass(
+    pos,
+    vel,
+    angle,
+    n_ai,
+    has_player,
+    coh,
+    ali,
+    cnt,
+    sep,
+    nf,
+    push,
+    felt_in,
+    role,
+    length,
+    feeler_factor,
+    S,
+    w_coh,
+    w_ali,
+    w_sep,
+    w_chase,
+    w_avoid,
+    flocking,
+    chase,
+    avoidance,
+    walls,
+    size_w,
+    size_h,
+    wrap,
+    force,
+    heading,
+    leader,
+    feeler_end,
+    target,
+    felt_out,
+):
+    """Per unit: heading, blended flocking terms, leader flag, chase/intercept, feelers.
+
+    Mirrors ``blend._finish`` (the numpy definition). Role codes as in ``state``: 0 none,
+    1 chase, 2 intercept, 3 player. Writes force (N,), heading (N, 2), leader (N,),
+    feeler_end (N, 2), target (N, 2) (NaN unless steering toward the player), felt_out (N,).
+    """
+    n = pos.shape[0]
+    p = n - 1
+    for u in range(n):
+        c, s = math.cos(angle[u]), math.sin(angle[u])
+        speed = math.hypot(vel[u, 0], vel[u, 1])
+        if speed > 1e-6:
+            hx, hy = vel[u, 0] / speed, vel[u, 1] / speed
+        else:
+            hx, hy = c, s
+        heading[u, 0] = hx
+        heading[u, 1] = hy
+        lx, ly = -s, c
+        fs = 0.0
+        is_leader = False
+        if u < n_ai:
+            if flocking:
+                coh_t = ali_t = 0.0
+                if cnt[u] > 0:
+                    coh_t = _turn(coh[u, 0], coh[u, 1], hx, hy, lx, ly)
+                    ali_t = _turn(ali[u, 0], ali[u, 1], hx, hy, lx, ly)
+                fs = S * (w_coh * coh_t + w_ali * ali_t + w_sep * sep[u])
+            is_leader = (nf[u] == 0 or not flocking) and role[u] != 0 and role[u] != 3
+        leader[u] = is_leader
+        target[u, 0] = np.nan
+        target[u, 1] = np.nan
+        if chase and has_player and is_leader and (role[u] == 1 or role[u] == 2):
+            ox = pos[p, 0] - pos[u, 0]
+            oy = pos[p, 1] - pos[u, 1]
+            if wrap:
+                ox = _fold(ox, size_w)
+                oy = _fold(oy, size_h)
+            ax, ay = ox, oy
+            if role[u] == 2:
+                vrx = vel[p, 0] - vel[u, 0]
+                vry = vel[p, 1] - vel[u, 1]
+                closing = math.hypot(vrx, vry)
+                t = math.hypot(ox, oy) / max(closing, 1e-6) if closing > 1e-6 else 0.0
+                ax = ox + vel[p, 0] * t
+                ay = oy + vel[p, 1] * t
+            fs += w_chase * S * (1.0 if ax * lx + ay * ly >= 0 else -1.0)
+            target[u, 0] = pos[u, 0] + ax
+            target[u, 1] = pos[u, 1] + ay
+        feeler = length[u] * feeler_factor
+        feeler_end[u, 0] = pos[u, 0] + hx * feeler
+        feeler_end[u, 1] = pos[u, 1] + hy * feeler
+        felt_out[u] = -1
+        if avoidance and u < n_ai:
+            total = push[u]
+            if walls:
+                for axis in range(2):
+                    hv = hx if axis == 0 else hy
+                    lv = lx if axis == 0 else ly
+                    pv = pos[u, axis]
+                    for k in range(2):
+                        wall = 0.0 if k == 0 else (size_w if axis == 0 else size_h)
+                        toward = -1.0 if k == 0 else 1.0
+                        if hv * toward > 1e-9:
+                            t = (wall - pv) / hv
+                            if t < feeler:
+                                side = 1.0 if toward * lv >= 0 else -1.0
+                                total += -side * feeler / max(t, 1e-6)
+            fs += w_avoid * S * total
+            felt_out[u] = felt_in[u]
+        force[u] = fs
