@@ -44,6 +44,38 @@ def _seed(text: str) -> int:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _size(text: str) -> tuple[int, int]:
+    w, sep, h = text.lower().partition("x")
+    try:
+        size = (int(w), int(h))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT, e.g. 1280x800, got {text!r}"
+        ) from None
+    if not sep or not all(64 <= v <= 8192 for v in size):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT of 64..8192 pixels, got {text!r}")
+    return size
+
+
+def _overlays(text: str):
+    from .render.frame import Overlays  # no pyglet: frame.py is numpy only
+
+    try:
+        return Overlays.parse(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rigidflock", description="Rigid-body, physics-based flocking simulator.")
     p.add_argument("--debug", action="store_true", help="show tracebacks on errors")
@@ -60,6 +92,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     r.set_defaults(func=cmd_run)
+
+    v = sub.add_parser("view", help="watch a scene in a window, or save a screenshot of it")
+    v.add_argument("scene", help="scene file (TOML)")
+    v.add_argument("--seed", type=_seed, default=None, help="override the scene's seed")
+    v.add_argument(
+        "--ticks",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="with --screenshot: ticks to run before the picture (default 0); "
+        "in the window: pause at tick N",
+    )
+    v.add_argument(
+        "--screenshot",
+        metavar="FILE.png",
+        help="draw the frame after --ticks N without a visible window, save it, exit",
+    )
+    v.add_argument(
+        "--size", type=_size, default=(1280, 800), metavar="WxH", help="window/picture size"
+    )
+    v.add_argument(
+        "--show",
+        type=_overlays,
+        default=None,
+        metavar="LIST",
+        help="overlays to start with: vectors,arcs,feelers,links,targets (or all)",
+    )
+    v.set_defaults(func=cmd_view)
 
     c = sub.add_parser("check", help="validate scene files and report every error")
     c.add_argument("scenes", nargs="+", help="scene files")
@@ -140,6 +200,38 @@ def cmd_run(args) -> int:
             bar.close()
     if not args.quiet:
         print(_summary(result))
+    return EXIT_OK
+
+
+def cmd_view(args) -> int:
+    from .sim import Simulation
+
+    scene = load_scene(args.scene)
+    for line in scene.warnings:
+        print(f"warning: {line}", file=sys.stderr)
+    if args.screenshot:
+        check_writable(args.screenshot, "--screenshot")
+    sim = Simulation(scene, seed=args.seed)
+    if args.screenshot:
+        for _ in range(args.ticks or 0):
+            sim.step()
+        from .render.offscreen import screenshot
+
+        screenshot(sim, args.screenshot, args.size, args.show)
+        print(f"{args.screenshot}: {args.size[0]}x{args.size[1]}, tick {sim.tick}")
+        return EXIT_OK
+    from .render import backend
+
+    if backend.HEADLESS:
+        print(
+            f"rigidflock: {args.scene}: no display to open a window on "
+            "(DISPLAY is not set); use --screenshot FILE.png [--ticks N]",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    from .render.window import Viewer
+
+    Viewer(sim, args.size, overlays=args.show, pause_at=args.ticks).run()
     return EXIT_OK
 
 

@@ -1,0 +1,168 @@
+"""What one picture shows, as plain arrays: :class:`Frame`; which extras: :class:`Overlays`.
+
+Drawing reads only a :class:`Frame`, never the Simulation, so anything that has the arrays (a live
+run through :func:`frame_from_sim`, a stored replay state) draws the same way. Optional fields are
+``None`` when a source lacks them; the overlays that need them are then not drawn.
+
+Overlay vectors (``vectors``) are drawn anchored at the (possibly interpolated) unit position, so
+they are stored relative to it: ``feeler`` is the feeler offset, ``forces`` hold an anchor offset
+and a vector per force. ``target`` and ``pairs`` are absolute / index based.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from .. import vehicle
+from ..state import ROLE_INTERCEPT
+from . import colors as C
+from .geometry import view_half_angle
+
+
+@dataclass
+class Overlays:
+    """Extras drawn over the units; every one off by default."""
+
+    vectors: bool = False  # velocity, thrust, drag, bow force
+    arcs: str = "off"  # "off" | "cursor" (the unit under the mouse) | "all"
+    feelers: bool = False
+    links: bool = False  # flocking neighbour pairs in view
+    targets: bool = False  # chase / intercept aim points
+    help: bool = False  # the key help panel
+
+    @classmethod
+    def parse(cls, text: str) -> Overlays:
+        """``"vectors,arcs,feelers,links,targets"`` (any subset, comma separated; ``all``)."""
+        names = {"vectors", "arcs", "feelers", "links", "targets"}
+        words = {w.strip() for w in text.split(",") if w.strip()}
+        if "all" in words:
+            words = (words - {"all"}) | names
+        bad = sorted(words - names)
+        if bad:
+            raise ValueError(
+                f"unknown overlay {bad[0]!r}; expected any of {', '.join(sorted(names))} or all"
+            )
+        o = cls(**{w: True for w in words - {"arcs"}})
+        if "arcs" in words:
+            o.arcs = "all"
+        return o
+
+
+@dataclass
+class ViewModel:
+    """The view sector every unit sees its neighbours in (for the arcs overlay)."""
+
+    name: str
+    radius: np.ndarray  # (N,) world units
+    half_angle: float  # radians from the bow
+
+
+@dataclass
+class Frame:
+    size: tuple[float, float]  # world width, height
+    bounds: str  # "wrap" | "walls" | "open"
+    pos: np.ndarray  # (N, 2)
+    angle: np.ndarray  # (N,)
+    length: np.ndarray  # (N,)
+    width: np.ndarray  # (N,)
+    colors: np.ndarray  # (N, 4) uint8 hull fill
+    obstacles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))  # (M, 3) cx, cy, r
+    player: int | None = None  # row of the player
+    role: np.ndarray | None = None  # (N,) ROLE_* codes (aim-line colours)
+    vel: np.ndarray | None = None  # (N, 2)
+    forces: dict[str, tuple[np.ndarray, np.ndarray]] | None = None  # name -> (anchor off, vector)
+    feeler: np.ndarray | None = None  # (N, 2) feeler tip relative to pos
+    felt: np.ndarray | None = None  # (N,) obstacle index or -1
+    target: np.ndarray | None = None  # (N, 2) aim point, NaN when none
+    pairs: tuple[np.ndarray, np.ndarray] | None = None  # (i, j) neighbour links
+    view: ViewModel | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.pos)
+
+    def moved(self, pos: np.ndarray, angle: np.ndarray) -> Frame:
+        """The same frame with units at ``pos`` / ``angle`` (interpolated drawing)."""
+        return replace(self, pos=pos, angle=angle)
+
+
+def interpolate(prev_pos, prev_angle, pos, angle, alpha: float, box=None):
+    """Positions and angles a fraction ``alpha`` of the way from the previous tick to this one;
+    a unit that wrapped across the world edge (``box`` = world size) moves the short way."""
+    d = pos - prev_pos
+    if box is not None:
+        box = np.asarray(box, float)
+        d = d - box * np.round(d / box)
+    da = np.remainder(angle - prev_angle + np.pi, 2 * np.pi) - np.pi
+    return pos - (1.0 - alpha) * d, angle - (1.0 - alpha) * da
+
+
+def vehicle_vectors(angle, vel, omega, throttle, bow_force, units) -> dict:
+    """The forces of DESIGN.md section 3 for drawing: name -> (anchor offset (N, 2) from the
+    centre of mass, force vector (N, 2) newtons). ``bow_force`` is the clamped lateral force."""
+    c, s = np.cos(angle), np.sin(angle)
+    fwd = np.stack([c, s], axis=1)
+    left = np.stack([-s, c], axis=1)
+    L = units.length
+    arm = vehicle.DRAG_CENTRE * L
+    r = -arm[:, None] * fwd
+    u = vel + omega[:, None] * np.stack([-r[:, 1], r[:, 0]], axis=1)
+    drag = -(units.drag_k * np.hypot(u[:, 0], u[:, 1]))[:, None] * u
+    thrust = (units.thrust * throttle)[:, None] * fwd
+    zero = np.zeros_like(fwd)
+    return {
+        "thrust": (zero, thrust),
+        "drag": (r, drag),
+        "bow": (0.5 * L[:, None] * fwd, bow_force[:, None] * left),
+    }
+
+
+def frame_from_sim(sim, vectors: bool = True) -> Frame:
+    """A Simulation's current state as a :class:`Frame` (the adapter; drawing never sees ``sim``).
+    ``vectors=False`` leaves out the force vectors (saves their computation when not drawn)."""
+    u, st, steer, r = sim.units, sim.state, sim.steering, sim.rules
+    leader = np.asarray(st.leader, bool) if len(st.leader) == u.n else np.zeros(u.n, bool)
+    throttle = np.ones(u.n)
+    bow = np.clip(steer.force, -u.max_steer, u.max_steer)
+    player = None
+    if u.has_player:
+        player = u.n - 1
+        t, s = sim.player_command
+        throttle[-1] = t
+        bow = bow.copy()
+        bow[-1] = s * u.max_steer[-1]
+    return Frame(
+        size=tuple(float(v) for v in sim.scene.world.size),
+        bounds=sim.scene.world.bounds,
+        pos=st.pos,
+        angle=st.angle,
+        length=u.length,
+        width=u.width,
+        colors=C.unit_colors(u.family, u.role, leader, u.family_names),
+        obstacles=np.asarray(sim.obstacles, float).reshape(-1, 3),
+        player=player,
+        role=u.role,
+        vel=st.vel,
+        forces=vehicle_vectors(st.angle, st.vel, st.omega, throttle, bow, u) if vectors else None,
+        feeler=steer.feeler_end - st.pos,
+        felt=steer.felt,
+        target=steer.target,
+        pairs=steer.pairs,
+        view=ViewModel(
+            r.view,
+            u.length * getattr(r.radius_factor, r.view),
+            view_half_angle(r.view, r.back_view_angle_factor, r.front_view_angle_factor),
+        ),
+    )
+
+
+def target_colors(role: np.ndarray | None, n: int) -> np.ndarray:
+    """Aim-line colours: magenta for interceptors, red for chasers."""
+    out = np.empty((n, 4), np.uint8)
+    out[:] = C.LEADER
+    if role is not None:
+        out[role == ROLE_INTERCEPT] = C.INTERCEPTOR
+    out[:, 3] = C.TARGET_ALPHA
+    return out

@@ -1,0 +1,140 @@
+"""Keys and mouse buttons -> simulation commands and viewer actions; no window needed.
+
+:class:`Controls` is the whole key map. ``key_press`` handles one key: rule switches (``F``,
+``C``, ``O``, ``1``/``2``/``3``) become *toggles* queued for the next tick, because they change
+the run and must pass through :meth:`Simulation.step`'s command (the path a replay records);
+overlay, pause and speed keys change only the viewer. ``command(held)`` builds the
+:class:`~rigidflock.sim.Command` for one tick from the keys held down.
+
+Player control: when the scene's player control is ``"keyboard"``, the scene's autopilot (its
+waypoints) drives until an arrow key is first pressed; from then on the arrows drive: up = full
+throttle, down = full reverse, neither = 0 (the unit coasts to a stop), left/right = full bow
+force to port/starboard. With any other control the arrows do nothing and the scene drives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..sim import Command
+from .backend import key
+from .frame import Overlays
+
+SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # simulated seconds per real second
+
+VIEW_KEYS = {
+    key._1: "wide",
+    key.NUM_1: "wide",
+    key._2: "limited",
+    key.NUM_2: "limited",
+    key._3: "narrow",
+    key.NUM_3: "narrow",
+}
+RULE_KEYS = {key.F: "flocking", key.C: "chase", key.O: "avoidance"}
+ARROWS = (key.UP, key.DOWN, key.LEFT, key.RIGHT)
+FASTER = (key.PLUS, key.EQUAL, key.NUM_ADD)
+SLOWER = (key.MINUS, key.UNDERSCORE, key.NUM_SUBTRACT)
+
+KEY_HELP = (
+    ("arrows", "drive the player (up/down throttle, left/right steer)"),
+    ("1 2 3", "view model: wide / limited / narrow"),
+    ("F  C  O", "toggle flocking / chase / obstacle avoidance"),
+    ("space", "pause;  .  single step while paused"),
+    ("+  -", "simulation speed"),
+    ("wheel", "zoom around the cursor"),
+    ("right/middle drag", "pan;  Home  fit the world"),
+    ("V", "velocity and forces (thrust, drag, bow)"),
+    ("A / shift+A", "view arc of the unit under the cursor / all"),
+    ("E  N  T", "feelers / neighbour links / intercept targets"),
+    ("S", "save a screenshot (PNG, current directory)"),
+    ("H  ?", "this help;  Esc  quit"),
+)
+
+
+class Controls:
+    """The viewer's input state. ``key_press`` returns a viewer action or None:
+    ``"step"``, ``"fit"``, ``"screenshot"``, ``"quit"``."""
+
+    def __init__(self, player_control: str | None = None, overlays: Overlays | None = None):
+        self.player_control = player_control  # the scene's player control, None: no player
+        self.overlays = overlays or Overlays()
+        self.paused = False
+        self.speed_index = SPEEDS.index(1.0)
+        self.driving = False  # the keyboard has taken the player over from the autopilot
+        self._toggles: dict[str, object] = {}
+
+    @property
+    def speed(self) -> float:
+        return SPEEDS[self.speed_index]
+
+    @property
+    def keyboard_player(self) -> bool:
+        return self.player_control == "keyboard"
+
+    @property
+    def pending(self) -> dict[str, object]:
+        """Rule switches waiting for the next tick."""
+        return dict(self._toggles)
+
+    def toggle(self, name: str, value) -> None:
+        """Queue a rule switch for the next tick (a later one for the same rule wins)."""
+        self._toggles[name] = value
+
+    def key_press(self, symbol: int, modifiers: int, rules) -> str | None:
+        """Handle one key press. ``rules`` is the simulation's current RulesSpec (F/C/O flip
+        the value it will have after the already queued switches)."""
+        shift = bool(modifiers & key.MOD_SHIFT)
+        o = self.overlays
+        if symbol in ARROWS and self.keyboard_player:
+            self.driving = True
+        elif symbol in VIEW_KEYS:
+            self.toggle("view", VIEW_KEYS[symbol])
+        elif symbol in RULE_KEYS:
+            name = RULE_KEYS[symbol]
+            self.toggle(name, not self._toggles.get(name, getattr(rules, name)))
+        elif symbol == key.SPACE:
+            self.paused = not self.paused
+        elif symbol == key.PERIOD:
+            return "step" if self.paused else None
+        elif symbol in FASTER or (symbol == key.EQUAL and shift):
+            self.speed_index = min(self.speed_index + 1, len(SPEEDS) - 1)
+        elif symbol in SLOWER:
+            self.speed_index = max(self.speed_index - 1, 0)
+        elif symbol == key.HOME:
+            return "fit"
+        elif symbol == key.V:
+            o.vectors = not o.vectors
+        elif symbol == key.A:
+            want = "all" if shift else "cursor"
+            o.arcs = "off" if o.arcs == want else want
+        elif symbol == key.E:
+            o.feelers = not o.feelers
+        elif symbol == key.N:
+            o.links = not o.links
+        elif symbol == key.T:
+            o.targets = not o.targets
+        elif symbol == key.S:
+            return "screenshot"
+        elif symbol in (key.H, key.QUESTION) or (symbol == key.SLASH and shift):
+            o.help = not o.help
+        elif symbol == key.ESCAPE:
+            return "quit"
+        return None
+
+    def command(self, held: Mapping[int, bool]) -> Command:
+        """The command for the next tick: the queued toggles, and throttle/steer from the arrows
+        when the keyboard drives the player (None otherwise: the scene's control decides)."""
+        toggles = tuple(self._toggles.items())
+        self._toggles.clear()
+        if not (self.keyboard_player and self.driving):
+            return Command(toggles=toggles)
+        throttle = _down(held, key.UP) - _down(held, key.DOWN)
+        steer = _down(held, key.LEFT) - _down(held, key.RIGHT)
+        return Command(throttle=throttle, steer=steer, toggles=toggles)
+
+
+def _down(held: Mapping[int, bool], symbol: int) -> float:
+    try:
+        return float(bool(held[symbol]))
+    except KeyError:
+        return 0.0

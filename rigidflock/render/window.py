@@ -1,0 +1,269 @@
+"""The interactive viewer: a pyglet window onto a running Simulation.
+
+The simulation advances at its fixed ``dt`` through an accumulator fed by real time (times the
+speed factor), decoupled from the frame rate; each frame draws the units interpolated between the
+last two ticks. When ticks cannot keep up, the viewer runs fewer (at most ~30 ms of ticks per
+frame) and the HUD's ticks/s shows it, rather than freezing. Every tick's input is a
+:class:`~rigidflock.sim.Command` built by :class:`~rigidflock.render.input.Controls` (rule switches
+included); ``on_command(tick, command)`` sees each one (a recorder can hook in there).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from ..sim import Command, Simulation
+from .backend import key, make_window, mouse, pyglet
+from .camera import Camera, fit_camera, side_panel_width
+from .frame import Frame, Overlays, frame_from_sim, interpolate
+from .hud import sim_hud
+from .input import Controls
+from .layers import Renderer
+from .offscreen import draw_to_array
+from .png import save_png
+
+TICK_BUDGET = 0.030  # seconds of ticking per frame at most
+PICK_PIXELS = 20.0  # the unit under the cursor: the nearest within this many pixels
+HUD_INTERVAL = 0.25  # seconds between HUD text updates
+
+
+class _Rate:
+    """Events per second over the last second."""
+
+    def __init__(self):
+        self.times: deque[float] = deque()
+
+    def add(self, t: float, n: int = 1) -> None:
+        for _ in range(n):
+            self.times.append(t)
+        while self.times and t - self.times[0] > 1.0:
+            self.times.popleft()
+
+    def value(self, t: float) -> float:
+        while self.times and t - self.times[0] > 1.0:
+            self.times.popleft()
+        return float(len(self.times))
+
+
+class Viewer:
+    """``Viewer(sim).run()`` opens the window and runs until Esc or the window is closed.
+
+    ``pause_at``: pause when the simulation reaches this tick. ``visible=False`` (or no display)
+    gives a hidden window that tests drive with synthetic events and :meth:`advance`.
+    """
+
+    def __init__(
+        self,
+        sim: Simulation,
+        size: tuple[int, int] = (1280, 800),
+        *,
+        visible: bool = True,
+        overlays: Overlays | None = None,
+        on_command: Callable[[int, Command], None] | None = None,
+        pause_at: int | None = None,
+        samples: int = 4,
+        screenshot_dir: str | Path = ".",
+    ):
+        self.sim = sim
+        name = sim.scene.name or Path(str(sim.scene.source)).stem
+        self.window = make_window(
+            size, visible=visible, samples=samples, caption=f"rigidflock - {name}"
+        )
+        player = sim.scene.player
+        self.controls = Controls(player.control if player is not None else None, overlays)
+        self.on_command = on_command
+        self.pause_at = pause_at
+        self.screenshot_dir = Path(screenshot_dir)
+        self.renderer = Renderer(self.window)
+        w, h = self.window.get_size()
+        self.camera: Camera = fit_camera(sim.scene.world.size, (w, h))
+        self.cursor: tuple[float, float] | None = None
+        self.keys = key.KeyStateHandler()
+        # Our handlers first, the key-state handler on top: it sees every press and passes it
+        # on; ours then stops it (so Esc does not also reach pyglet's default close).
+        self.window.push_handlers(
+            on_key_press=self.on_key_press,
+            on_draw=self.on_draw,
+            on_resize=self.on_resize,
+            on_mouse_scroll=self.on_mouse_scroll,
+            on_mouse_drag=self.on_mouse_drag,
+            on_mouse_motion=self.on_mouse_motion,
+            on_mouse_leave=self.on_mouse_leave,
+            on_close=self.on_close,
+        )
+        self.window.push_handlers(self.keys)
+        self._prev = (sim.state.pos.copy(), sim.state.angle.copy())
+        self._acc = 0.0
+        self._last: float | None = None
+        self._fps, self._tps = _Rate(), _Rate()
+        self._hud = None
+        self._hud_time = -1.0
+        self.closed = False
+        self.frame_ms = 0.0  # time to build and draw the last frame
+        self.tick_budget = TICK_BUDGET
+
+    # -- simulation ---------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """One simulation tick with the command from the keys held now."""
+        command = self.controls.command(self.keys)
+        st = self.sim.state
+        self._prev = (st.pos.copy(), st.angle.copy())
+        if self.on_command is not None:
+            self.on_command(self.sim.tick, command)
+        self.sim.step(command)
+        self._tps.add(time.perf_counter())
+        if self.pause_at is not None and self.sim.tick >= self.pause_at:
+            self.controls.paused = True
+            self.pause_at = None
+
+    def advance(self, elapsed: float) -> int:
+        """Feed ``elapsed`` real seconds to the accumulator; run the ticks that are due."""
+        dt = self.sim.scene.world.dt
+        if self.controls.paused:
+            self._acc = 0.0
+            return 0
+        self._acc += elapsed * self.controls.speed
+        start = time.perf_counter()
+        n = 0
+        while self._acc >= dt:
+            self.tick()
+            self._acc -= dt
+            n += 1
+            if self.controls.paused:
+                self._acc = 0.0
+                break
+            if time.perf_counter() - start > self.tick_budget:
+                self._acc = min(self._acc, dt)  # behind: drop the backlog instead of spiralling
+                break
+        return n
+
+    def step_ticks(self, n: int) -> None:
+        """Run ``n`` ticks now, whatever the clock says (tests, scripts)."""
+        for _ in range(n):
+            self.tick()
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def frame(self) -> Frame:
+        """The frame to draw now: the current state, moved back toward the previous tick by the
+        part of a tick the accumulator has not run yet."""
+        f = frame_from_sim(self.sim, vectors=self.controls.overlays.vectors)
+        dt = self.sim.scene.world.dt
+        alpha = 1.0 if self.controls.paused else min(self._acc / dt, 1.0)
+        if alpha < 1.0 and len(self._prev[0]) == f.n:
+            box = f.size if f.bounds == "wrap" else None
+            pos, ang = interpolate(*self._prev, f.pos, f.angle, alpha, box)
+            f = f.moved(pos, ang)
+        return f
+
+    def selected(self, f: Frame) -> int | None:
+        """The unit under the cursor (nearest within PICK_PIXELS), if any."""
+        if self.cursor is None or f.n == 0:
+            return None
+        p = self.camera.screen_to_world(self.cursor)
+        d = np.hypot(f.pos[:, 0] - p[0], f.pos[:, 1] - p[1])
+        i = int(np.argmin(d))
+        return i if d[i] * self.camera.zoom <= PICK_PIXELS else None
+
+    def hud(self):
+        now = time.perf_counter()
+        if self._hud is None or now - self._hud_time >= HUD_INTERVAL:
+            c = self.controls
+            self._hud = sim_hud(
+                self.sim,
+                fps=self._fps.value(now),
+                tps=self._tps.value(now),
+                speed=c.speed,
+                paused=c.paused,
+                pending=c.pending,
+                driving=c.driving,
+            )
+            self._hud_time = now
+        return self._hud
+
+    def draw(self) -> None:
+        t0 = time.perf_counter()
+        f = self.frame()
+        self.renderer.draw(f, self.camera, self.controls.overlays, self.hud(), self.selected(f))
+        self.frame_ms = (time.perf_counter() - t0) * 1e3
+        self._fps.add(time.perf_counter())
+
+    def capture(self) -> np.ndarray:
+        """The current view drawn offscreen (antialiased): (H, W, 4) uint8, top row first."""
+        f = self.frame()
+        self._hud = None  # the picture's HUD shows this tick
+        return draw_to_array(
+            self.renderer, f, self.camera, self.controls.overlays, self.hud(), self.selected(f)
+        )
+
+    def save_screenshot(self, path: str | Path | None = None) -> Path:
+        if path is None:
+            stem = Path(str(self.sim.scene.source)).stem or "rigidflock"
+            path = self.screenshot_dir / f"rigidflock-{stem}-{self.sim.tick:06d}.png"
+        path = Path(path)
+        save_png(path, self.capture()[..., :3])
+        print(f"rigidflock: saved {path}")
+        return path
+
+    def fit(self) -> None:
+        self.camera = fit_camera(self.sim.scene.world.size, self.window.get_size())
+
+    # -- events -------------------------------------------------------------------------------
+
+    def on_draw(self) -> None:
+        now = time.perf_counter()
+        if self._last is not None:
+            self.advance(min(now - self._last, 0.25))
+        self._last = now
+        self.draw()
+
+    def on_key_press(self, symbol: int, modifiers: int):
+        action = self.controls.key_press(symbol, modifiers, self.sim.rules)
+        if action == "step":
+            self.tick()
+        elif action == "fit":
+            self.fit()
+        elif action == "screenshot":
+            self.save_screenshot()
+        elif action == "quit":
+            self.close()
+        return pyglet.event.EVENT_HANDLED
+
+    def on_resize(self, width: int, height: int) -> None:
+        panel = side_panel_width(width)
+        self.camera.resize(width, height, (float(panel), 0.0, float(width - panel), float(height)))
+
+    def on_mouse_scroll(self, x, y, scroll_x, scroll_y) -> None:
+        self.camera.zoom_at((x, y), 1.15**scroll_y)
+
+    def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers) -> None:
+        self.cursor = (x, y)
+        if buttons & (mouse.RIGHT | mouse.MIDDLE):
+            self.camera.pan(dx, dy)
+
+    def on_mouse_motion(self, x, y, dx, dy) -> None:
+        self.cursor = (x, y)
+
+    def on_mouse_leave(self, x, y) -> None:
+        self.cursor = None
+
+    def on_close(self) -> None:
+        self.close()
+        return pyglet.event.EVENT_HANDLED
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.window.close()
+            pyglet.app.exit()
+
+    def run(self) -> None:
+        """Open the window and run until it is closed."""
+        self._last = time.perf_counter()
+        pyglet.app.run(1 / 60)
