@@ -115,6 +115,7 @@ class Simulation:
             self.timings,
         )
         self.state = State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n))
+        self._force, self._torque = np.zeros((n, 2)), np.zeros(n)
         self.world.read(self.state)
         self.tick = 0
         self._waypoint = 0
@@ -256,10 +257,15 @@ class Simulation:
     def _bad_spawns(self, pos: np.ndarray) -> np.ndarray:
         u = self.units
         bad = np.zeros(u.n, dtype=bool)
-        if len(self.obstacles):
-            d = pos[:, None, :] - self.obstacles[None, :, :2]
-            inside = np.hypot(d[..., 0], d[..., 1]) < self.obstacles[None, :, 2] + u.length[:, None]
-            bad |= inside.any(axis=1)
+        obs = self.obstacles
+        if len(obs):
+            reach = float(obs[:, 2].max() + u.length.max())
+            near = cKDTree(pos).sparse_distance_matrix(
+                cKDTree(obs[:, :2]), reach, output_type="ndarray"
+            )
+            ui, oi = near["i"], near["j"]
+            inside = near["v"] < obs[oi, 2] + u.length[ui]
+            bad[ui[inside]] = True
         pairs = cKDTree(pos).query_pairs(float(u.length.max()), output_type="ndarray")
         if len(pairs):
             bad[pairs.max(axis=1)] = True  # the later unit of a too-close pair moves
@@ -291,20 +297,12 @@ class Simulation:
             if k:
                 self.world.read(st)
             t1 = clock()
-            force, torque = vehicle.vehicle_forces(
-                st.angle,
-                st.vel,
-                st.omega,
-                throttle,
-                fs,
-                u.length,
-                u.thrust,
-                u.max_steer,
-                u.drag_k,
-                u.angular_damping,
-            )
+            vehicle.vehicle_forces_into(
+                st.angle, st.vel, st.omega, throttle, fs, u.length, u.thrust, u.max_steer,
+                u.drag_k, u.angular_damping, self._force, self._torque,
+            )  # fmt: skip
             t2 = clock()
-            self.world.apply(force, torque)
+            self.world.apply(self._force, self._torque)
             t3 = clock()
             self.world.step(dt)
             t4 = clock()

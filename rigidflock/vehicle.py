@@ -2,10 +2,14 @@
 
 All inputs are per-unit arrays; all outputs are world-frame force (N, 2) in newtons and torque (N,)
 in newton-metres about the centre of mass, ready for one batch write to pymunk.
+:func:`vehicle_forces` is the numpy definition; :func:`vehicle_forces_into` its compiled twin.
 """
 
 from __future__ import annotations
 
+import math
+
+import numba as nb
 import numpy as np
 
 DRAG_CENTRE = 0.12  # drag acts this fraction of L behind the centre of mass (weathervaning)
@@ -61,3 +65,35 @@ def vehicle_forces(
     force[:, 1] = thrust_mag * s + dy + fs * c
     torque = (rx * dy - ry * dx) - angular_damping * omega + 0.5 * length * fs
     return force, torque
+
+
+@nb.njit(cache=True, parallel=True)
+def vehicle_forces_into(
+    angle,
+    vel,
+    omega,
+    throttle,
+    steer_force,
+    length,
+    thrust,
+    max_steer,
+    drag_k,
+    angular_damping,
+    force,
+    torque,
+):
+    """Compiled :func:`vehicle_forces` writing into ``force`` (N, 2) and ``torque`` (N,): the
+    same arithmetic, unit by unit, without temporaries (the simulation's per-tick path)."""
+    for u in nb.prange(angle.shape[0]):
+        c, s = math.cos(angle[u]), math.sin(angle[u])
+        fs = min(max(steer_force[u], -max_steer[u]), max_steer[u])
+        thrust_mag = thrust[u] * throttle[u]
+        arm = DRAG_CENTRE * length[u]
+        rx, ry = -arm * c, -arm * s
+        ux = vel[u, 0] - omega[u] * ry
+        uy = vel[u, 1] + omega[u] * rx
+        k = drag_k[u] * math.hypot(ux, uy)
+        dx, dy = -k * ux, -k * uy
+        force[u, 0] = thrust_mag * c + dx - fs * s
+        force[u, 1] = thrust_mag * s + dy + fs * c
+        torque[u] = (rx * dy - ry * dx) - angular_damping[u] * omega[u] + 0.5 * length[u] * fs

@@ -112,8 +112,9 @@ class World:
 
         self._unit_ids = np.array([b.id for b in self.bodies], dtype=np.uintp)
         self._buf = pb.Buffer()
+        self._out = pb.Buffer()  # for writes: it points at our numpy buffers
         self._ids: np.ndarray | None = None
-        self._rows: np.ndarray | None = None  # batch row of each unit
+        self._rows: np.ndarray | slice | None = None  # batch row of each unit
         self._force_buf: np.ndarray | None = None
         self._pos_buf: np.ndarray | None = None
         self._floats = np.zeros((0, 6))
@@ -131,7 +132,11 @@ class World:
         self._ids = ids.copy()
         order = np.argsort(ids)
         where = np.searchsorted(ids, self._unit_ids, sorter=order)
-        self._rows = order[where]
+        rows = order[where]
+        # pymunk usually keeps insertion order: then a slice avoids gathers and scatters
+        if len(rows) and np.array_equal(rows, np.arange(rows[0], rows[0] + len(rows))):
+            rows = slice(int(rows[0]), int(rows[0]) + len(rows))
+        self._rows = rows
         nb = len(ids)
         self._force_buf = np.zeros((nb, 3))
         self._pos_buf = np.zeros((nb, 2))
@@ -159,9 +164,8 @@ class World:
         buf = self._force_buf
         buf[self._rows, 0:2] = force
         buf[self._rows, 2] = torque
-        out = pb.Buffer()
-        out.set_float_buf(buf.reshape(-1))
-        pb.set_space_bodies(self.space, _FORCES, out)
+        self._out.set_float_buf(buf.reshape(-1))
+        pb.set_space_bodies(self.space, _FORCES, self._out)
 
     def step(self, dt: float) -> None:
         self.space.step(dt)
@@ -179,7 +183,6 @@ class World:
         buf = self._pos_buf
         buf[:] = self._floats[:, 0:2]  # static bodies keep their positions
         buf[self._rows] = wrapped
-        out = pb.Buffer()
-        out.set_float_buf(buf.reshape(-1))
-        pb.set_space_bodies(self.space, pb.BodyFields.POSITION, out)
+        self._out.set_float_buf(buf.reshape(-1))
+        pb.set_space_bodies(self.space, pb.BodyFields.POSITION, self._out)
         return True

@@ -56,3 +56,25 @@ def test_angular_damping_opposes_spin():
 def test_auto_angular_damping_is_m_vc_l_over_2():
     kw = vehicle.auto_angular_damping(10.0, 10.0, 0.2, 4.0)
     assert np.isclose(kw, 10.0 * np.sqrt(50.0) * 4.0 / 2)
+
+
+def test_compiled_forces_match_the_numpy_definition():
+    rng = np.random.default_rng(3)
+    n = 500
+    args = (
+        rng.uniform(-10, 10, n),
+        rng.normal(0, 8, (n, 2)),
+        rng.normal(0, 2, n),
+        rng.uniform(-1, 1, n),
+        rng.normal(0, 60, n),
+        rng.uniform(1, 6, n),
+        rng.uniform(5, 20, n),
+        rng.uniform(10, 50, n),
+        rng.uniform(0.05, 0.5, n),
+        rng.uniform(0, 200, n),
+    )
+    f_ref, t_ref = vehicle.vehicle_forces(*args)
+    force, torque = np.zeros((n, 2)), np.zeros(n)
+    vehicle.vehicle_forces_into(*args, force, torque)
+    np.testing.assert_allclose(force, f_ref, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(torque, t_ref, rtol=1e-12, atol=1e-12)

@@ -37,7 +37,7 @@ class Steering:
     feeler_end: np.ndarray  # (N, 2) feeler tips, world units
     felt: np.ndarray  # (N,) index of the nearest felt obstacle, -1 if none
     target: np.ndarray  # (N, 2) chase/intercept aim point for steering leaders, NaN otherwise
-    # (candidates i, candidates j, mask i->j, mask j->i): the flocking pairs, assembled on demand
+    # (looking units (P,), partners (P,), mask (P,)): the flocking pairs, assembled on demand
     pair_source: tuple = field(default_factory=tuple, repr=False)
     _pairs: tuple | None = field(default=None, repr=False)
 
@@ -47,11 +47,8 @@ class Steering:
         if self._pairs is None:
             if not self.pair_source:
                 return np.zeros(0, np.intp), np.zeros(0, np.intp)
-            ci, cj, m_ij, m_ji = self.pair_source
-            self._pairs = (
-                np.concatenate([ci[m_ij], cj[m_ji]]).astype(np.intp),
-                np.concatenate([cj[m_ij], ci[m_ji]]).astype(np.intp),
-            )
+            i, j, mask = self.pair_source
+            self._pairs = (i[mask].astype(np.intp), j[mask].astype(np.intp))
         return self._pairs
 
 
@@ -155,7 +152,6 @@ def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
         world.obstacles,
         world.box,
     )
-    fi, fj = i[flock], j[flock]
     return _finish(
         st,
         units,
@@ -169,7 +165,7 @@ def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
         nf,
         push,
         felt,
-        (fi, fj, np.ones(len(fi), bool), np.zeros(len(fi), bool)),
+        (i, j, flock),
     )
 
 
@@ -193,8 +189,7 @@ class Steerer:
         self._nf = np.zeros(n_ai, np.int64)
         self._push = np.zeros(n)
         self._felt = np.full(n, -1, np.int64)
-        self._flock_ij = np.zeros(0, dtype=np.bool_)
-        self._flock_ji = np.zeros(0, dtype=np.bool_)
+        self._rows_built = -1  # the neighbour-list build the per-unit rows were made from
         self._family = np.ascontiguousarray(units.family, dtype=np.int64)
         self._role = np.ascontiguousarray(units.role, dtype=np.int64)
         self._obstacle_grid = None  # built on first use; rebuilt if the feeler reach grows
@@ -246,18 +241,20 @@ class Steerer:
             search = float(max(view_r.max(), sep_r.max(), lead_r.max()))
             pos_ai = pos[:n_ai]
             ci, cj = self.verlet.candidates(pos_ai, search, world.box)
+            if self._rows_built != self.verlet.builds:
+                self._ptr, self._nbr = kernels.to_rows(ci, cj, n_ai)
+                self._owner = np.repeat(np.arange(n_ai), np.diff(self._ptr))
+                self._flock = np.zeros(len(self._nbr), dtype=np.bool_)
+                self._rows_built = self.verlet.builds
             t1 = time.perf_counter()
-            if len(self._flock_ij) != len(ci):
-                self._flock_ij = np.zeros(len(ci), dtype=np.bool_)
-                self._flock_ji = np.zeros(len(ci), dtype=np.bool_)
             kernels.pair_pass(
-                ci, cj, pos_ai, vel[:n_ai], cos_a[:n_ai], sin_a[:n_ai], self._family[:n_ai],
-                view_r, sep_r, lead_r, search, *self._size, self._wrap,
+                self._ptr, self._nbr, pos_ai, vel[:n_ai], cos_a[:n_ai], sin_a[:n_ai],
+                self._family[:n_ai], view_r, sep_r, lead_r, search, *self._size, self._wrap,
                 kernels.VIEW_CODES[rules.view], rules.back_view_angle_factor,
                 rules.front_view_angle_factor, self._coh, self._ali, self._cnt, self._sep,
-                self._nf, self._flock_ij, self._flock_ji,
+                self._nf, self._flock,
             )  # fmt: skip
-            pairs = (ci, cj, self._flock_ij.copy(), self._flock_ji.copy())
+            pairs = (self._owner, self._nbr, self._flock.copy())
         feeler_len = units.length * rules.feeler_factor
         out = Steering(
             force=np.empty(n),

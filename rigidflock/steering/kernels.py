@@ -166,9 +166,33 @@ def max_displacement2(pos, ref, box_w, box_h, wrap):
 
 
 @nb.njit(cache=True)
+def to_rows(pi, pj, n):
+    """Candidate pairs (i < j, sorted) as per-unit rows: unit a's partners are
+    ``nbr[ptr[a]:ptr[a + 1]]``, ascending. Returns ptr (n + 1,), nbr (2P,)."""
+    ptr = np.zeros(n + 1, np.int64)
+    for k in range(pi.shape[0]):
+        ptr[pi[k] + 1] += 1
+        ptr[pj[k] + 1] += 1
+    for a in range(n):
+        ptr[a + 1] += ptr[a]
+    fill = ptr[:-1].copy()
+    nbr = np.empty(2 * pi.shape[0], np.int64)
+    # partners below a arrive first (in order of i), then those above (in order of j)
+    for k in range(pi.shape[0]):
+        b = pj[k]
+        nbr[fill[b]] = pi[k]
+        fill[b] += 1
+    for k in range(pi.shape[0]):
+        a = pi[k]
+        nbr[fill[a]] = pj[k]
+        fill[a] += 1
+    return ptr, nbr
+
+
+@nb.njit(cache=True, parallel=True)
 def pair_pass(
-    pi,
-    pj,
+    ptr,
+    nbr,
     pos,
     vel,
     cos_a,
@@ -189,43 +213,35 @@ def pair_pass(
     cnt,
     sep,
     nf,
-    flock_ij,
-    flock_ji,
+    flock,
 ):
-    """One pass over candidate pairs (i < j, sorted): pairs closer than ``search_r`` feed both
-    units' rule sums, as the numpy rules define them; others are skipped. Outputs are zeroed here.
+    """Each unit a against its candidate partners b (rows from :func:`to_rows`): partners closer
+    than ``search_r`` feed a's rule sums, as the numpy rules define them. Units run in parallel;
+    each sums its own row in a fixed order, so results do not depend on the threads.
 
     coh (N, 2): sum of offsets to flockmates; ali (N, 2): sum of their velocities; cnt (N,) their
     number; sep (N,): summed separation command; nf (N,): units in the narrow cone ahead;
-    flock_ij / flock_ji (P,): whether j is in i's flocking set and i in j's.
+    flock (2P,): whether nbr[k] is in its row unit's flocking set.
     """
-    coh[:] = 0.0
-    ali[:] = 0.0
-    cnt[:] = 0
-    sep[:] = 0.0
-    nf[:] = 0
     r2 = search_r * search_r
-    for k in range(pi.shape[0]):
-        i, j = pi[k], pj[k]
-        dx = pos[j, 0] - pos[i, 0]
-        dy = pos[j, 1] - pos[i, 1]
-        if wrap:
-            dx = _fold(dx, box_w)
-            dy = _fold(dy, box_h)
-        d2 = dx * dx + dy * dy
-        flock_ij[k] = False
-        flock_ji[k] = False
-        if d2 >= r2:
-            continue
-        dist = math.sqrt(d2)
-        # both directions, written out: a looks at b at offset (ex, ey)
-        for direction in range(2):
-            if direction == 0:
-                a, b, ex, ey = i, j, dx, dy
-            else:
-                a, b, ex, ey = j, i, -dx, -dy
-            f = ex * cos_a[a] + ey * sin_a[a]
-            s = -ex * sin_a[a] + ey * cos_a[a]
+    for a in nb.prange(ptr.shape[0] - 1):
+        cx = cy = ax_ = ay_ = sp = 0.0
+        nc = nfa = 0
+        ca, sa = cos_a[a], sin_a[a]
+        for k in range(ptr[a], ptr[a + 1]):
+            b = nbr[k]
+            flock[k] = False
+            ex = pos[b, 0] - pos[a, 0]
+            ey = pos[b, 1] - pos[a, 1]
+            if wrap:
+                ex = _fold(ex, box_w)
+                ey = _fold(ey, box_h)
+            d2 = ex * ex + ey * ey
+            if d2 >= r2:
+                continue
+            dist = math.sqrt(d2)
+            f = ex * ca + ey * sa
+            s = -ex * sa + ey * ca
             abs_s = abs(s)
             if view_code == 0:
                 seen = f > 0 or (f < 0 and abs_s > abs(f) * back)
@@ -235,23 +251,27 @@ def pair_pass(
                 seen = f > 0 and abs_s < f * front
             if seen:
                 if dist < view_r[a] and family[a] == family[b]:
-                    coh[a, 0] += ex
-                    coh[a, 1] += ey
-                    ali[a, 0] += vel[b, 0]
-                    ali[a, 1] += vel[b, 1]
-                    cnt[a] += 1
-                    if direction == 0:
-                        flock_ij[k] = True
-                    else:
-                        flock_ji[k] = True
+                    cx += ex
+                    cy += ey
+                    ax_ += vel[b, 0]
+                    ay_ += vel[b, 1]
+                    nc += 1
+                    flock[k] = True
                 if dist < sep_r[a]:
                     side = 1.0 if s >= 0 else -1.0
-                    sep[a] += -side * sep_r[a] / max(dist, 1e-3)
+                    sp += -side * sep_r[a] / max(dist, 1e-3)
             if f > 0 and abs_s < f * front and dist <= lead_r[a]:
-                nf[a] += 1
+                nfa += 1
+        coh[a, 0] = cx
+        coh[a, 1] = cy
+        ali[a, 0] = ax_
+        ali[a, 1] = ay_
+        cnt[a] = nc
+        sep[a] = sp
+        nf[a] = nfa
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, parallel=True)
 def obstacle_pass(
     pos,
     vel,
@@ -280,7 +300,7 @@ def obstacle_pass(
     the orientation (cos_a, sin_a) at rest); side is judged on the body's port axis."""
     n = pos.shape[0]
     offx, offy = _offsets(ncx, wrap), _offsets(ncy, wrap)
-    for u in range(n):
+    for u in nb.prange(n):
         push[u] = 0.0
         felt[u] = -1
         best = np.inf
@@ -338,7 +358,7 @@ def _turn(ux, uy, hx, hy, lx, ly):
     return side * math.acos(cos) / math.pi
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, parallel=True)
 def unit_pass(
     pos,
     vel,
@@ -383,7 +403,7 @@ def unit_pass(
     """
     n = pos.shape[0]
     p = n - 1
-    for u in range(n):
+    for u in nb.prange(n):
         c, s = math.cos(angle[u]), math.sin(angle[u])
         speed = math.hypot(vel[u, 0], vel[u, 1])
         if speed > 1e-6:

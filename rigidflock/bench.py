@@ -1,0 +1,182 @@
+"""``rigidflock bench``: how the tick scales with the unit count, against pymunk itself.
+
+For each size a generated world (:func:`bench_scene`): constant density (one unit per
+``spacing``^2 of a disc), a view radius of 5 unit lengths, separation at 2.5 L, one obstacle per
+200 units on a lattice, walls. Each size runs in its own process (so peak memory is that size's
+alone): build, ``warmup`` ticks, then ``ticks`` timed ticks. Reported per size:
+
+- ``tick_seconds``: one full ``Simulation.step`` (state read, neighbour search, rules, forces,
+  force write, pymunk step);
+- ``physics_step_seconds``: the ``Space.step`` calls inside those same ticks: pymunk over the same
+  bodies with the same contacts, the floor rigidflock is measured against; ``ratio`` is tick over
+  physics step;
+- ``split``: seconds per tick of each phase, plus ``metrics`` (the run summary's per-tick
+  measurements, which ``run`` adds on top of the tick);
+- ``peak_rss_bytes`` and ``bytes_per_unit``: the process's peak resident memory above its size
+  after imports.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import resource
+import time
+
+import numpy as np
+
+from .scene import Scene, parse_scene
+
+DEFAULT_SIZES = (1000, 10000, 50000)
+PHASES = ("read", "neighbours", "rules", "forces", "write", "physics")
+
+
+def bench_scene(n: int, spacing: float = 15.0) -> Scene:
+    """The benchmark world for ``n`` units (see the module docstring)."""
+    side = float(np.sqrt(n) * spacing * 1.15)  # the spawn disc fills the square
+    r = side / 2 - 10.0
+    return parse_scene(
+        f"""
+name = "bench {n}"
+seed = 1
+[world]
+size = [{side}, {side}]
+bounds = "walls"
+[rules]
+view = "wide"
+chase = false
+radius_factor = {{ wide = 5.0, limited = 5.0, narrow = 5.0 }}
+separation_factor = 2.5
+feeler_factor = 5.0
+[[groups]]
+count = {n}
+spawn = {{ center = [{side / 2}, {side / 2}], radius = {r} }}
+{_obstacle_lattice(n, side)}
+""",
+        f"<bench {n}>",
+    )
+
+
+def _obstacle_lattice(n: int, side: float) -> str:
+    """One obstacle (radius 8) per 200 units on a regular lattice over the world."""
+    k = max(1, int(round(np.sqrt(n / 200))))
+    step = side / k
+    rows = []
+    for a in range(k):
+        for b in range(k):
+            x, y = (a + 0.5) * step, (b + 0.5) * step
+            rows.append(f"[[obstacles]]\ncenter = [{x}, {y}]\nradius = 8.0")
+    return "\n".join(rows)
+
+
+def _rss_bytes() -> int:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def bench_one(n: int, ticks: int, warmup: int) -> dict:
+    """Build and time one size in this process."""
+    from .metrics import RunMetrics
+    from .sim import Simulation
+
+    base = _rss_bytes()
+    t0 = time.perf_counter()
+    sim = Simulation(bench_scene(n))
+    build = time.perf_counter() - t0
+    for _ in range(warmup):
+        sim.step()
+    sim.timings.clear()
+    acc = RunMetrics(sim.box, 2.0 * sim.rules.separation_factor * float(sim.units.length.max()))
+    metrics = 0.0
+    t0 = time.perf_counter()
+    for _ in range(ticks):
+        events = sim.step()
+        t1 = time.perf_counter()
+        acc.add(sim, events)
+        metrics += time.perf_counter() - t1
+    total = time.perf_counter() - t0
+    tick = (total - metrics) / ticks
+    split = {k: sim.timings.get(k, 0.0) / ticks for k in PHASES}
+    split["metrics"] = metrics / ticks
+    physics = split["physics"]
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - base
+    return {
+        "units": n,
+        "ticks": ticks,
+        "build_seconds": build,
+        "tick_seconds": tick,
+        "ticks_per_second": 1.0 / tick,
+        "physics_step_seconds": physics,
+        "ratio": tick / physics if physics > 0 else None,
+        "split": split,
+        "neighbour_rebuilds": sim._steerer.verlet.builds,
+        "peak_rss_bytes": peak,
+        "bytes_per_unit": peak / n,
+    }
+
+
+def _child(n, ticks, warmup, queue):
+    try:
+        queue.put(bench_one(n, ticks, warmup))
+    except BaseException as e:  # report, never hang the parent
+        queue.put({"units": n, "error": f"{type(e).__name__}: {e}"})
+
+
+def run_bench(sizes, ticks: int, warmup: int, progress=None) -> list[dict]:
+    """Each size in a fresh process; ``progress(result)`` after each."""
+    ctx = mp.get_context("spawn")
+    results = []
+    for n in sizes:
+        queue = ctx.Queue()
+        proc = ctx.Process(target=_child, args=(n, ticks, warmup, queue))
+        proc.start()
+        result = queue.get()
+        proc.join()
+        results.append(result)
+        if progress is not None:
+            progress(result)
+    return results
+
+
+def format_table(results: list[dict]) -> str:
+    head = (
+        f"{'units':>7} {'ticks/s':>9} {'tick ms':>8} {'physics ms':>10} {'ratio':>6} "
+        + " ".join(f"{p:>10}" for p in (*PHASES[:-1], "metrics"))
+        + f" {'B/unit':>8}"
+    )
+    lines = [head, " " * 47 + "(ms per tick)"]
+    for r in results:
+        if "error" in r:
+            lines.append(f"{r['units']:>7} failed: {r['error']}")
+            continue
+        s = r["split"]
+        lines.append(
+            f"{r['units']:>7} {r['ticks_per_second']:>9.0f} {r['tick_seconds'] * 1e3:>8.3f} "
+            f"{r['physics_step_seconds'] * 1e3:>10.3f} {r['ratio']:>6.2f} "
+            + " ".join(f"{s[p] * 1e3:>10.3f}" for p in (*PHASES[:-1], "metrics"))
+            + f" {r['bytes_per_unit']:>8.0f}"
+        )
+    return "\n".join(lines)
+
+
+def plot(results: list[dict], path) -> None:
+    """Ticks per second against units, log axes, with the bare-physics line beside it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ok = [r for r in results if "error" not in r]
+    units = [r["units"] for r in ok]
+    fig, ax = plt.subplots(figsize=(6.4, 4.4), dpi=120)
+    ax.loglog(units, [r["ticks_per_second"] for r in ok], "o-", label="rigidflock tick")
+    ax.loglog(units, [1 / r["physics_step_seconds"] for r in ok], "s--", label="pymunk step alone")
+    ax.axhline(100, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("units")
+    ax.set_ylabel("ticks per second")
+    ax.set_title("rigidflock bench")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
