@@ -76,6 +76,18 @@ def _overlays(text: str):
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def _unit_list(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated unit counts, e.g. 1000,10000, got {text!r}"
+        ) from None
+    if not sizes or min(sizes) < 2:
+        raise argparse.ArgumentTypeError(f"unit counts must be at least 2, got {text!r}")
+    return sizes
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="rigidflock", description="Rigid-body, physics-based flocking simulator.")
     p.add_argument("--debug", action="store_true", help="show tracebacks on errors")
@@ -120,6 +132,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="overlays to start with: vectors,arcs,feelers,links,targets (or all)",
     )
     v.set_defaults(func=cmd_view)
+
+    b = sub.add_parser("bench", help="time the tick against bare pymunk at several unit counts")
+    b.add_argument(
+        "--units",
+        type=_unit_list,
+        default=(1000, 10000, 50000),
+        metavar="N,N,...",
+        help="unit counts (default 1000,10000,50000)",
+    )
+    b.add_argument("--ticks", type=_positive_int, default=200, help="timed ticks per size")
+    b.add_argument("--warmup", type=_count, default=30, help="untimed ticks first")
+    b.add_argument("--json", metavar="FILE.json", help="write the results as JSON")
+    b.add_argument("--plot", metavar="FILE.png", help="plot ticks/s against units (matplotlib)")
+    b.set_defaults(func=cmd_bench)
 
     c = sub.add_parser("check", help="validate scene files and report every error")
     c.add_argument("scenes", nargs="+", help="scene files")
@@ -233,6 +259,39 @@ def cmd_view(args) -> int:
 
     Viewer(sim, args.size, overlays=args.show, pause_at=args.ticks).run()
     return EXIT_OK
+
+
+def cmd_bench(args) -> int:
+    from . import bench
+    from .outputs import write_json
+
+    if args.json:
+        check_writable(args.json, "--json")
+    if args.plot:
+        check_writable(args.plot, "--plot")
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise UsageError(
+                "rigidflock bench: --plot needs matplotlib (pip install 'rigidflock[plot]')"
+            ) from None
+    print(
+        f"rigidflock bench: {args.ticks} ticks after {args.warmup} warm-up, each size in its own "
+        "process",
+        flush=True,
+    )
+    results = bench.run_bench(
+        args.units,
+        args.ticks,
+        args.warmup,
+        progress=lambda r: print(f"  {r['units']} units done", flush=True),
+    )
+    print(bench.format_table(results))
+    if args.json:
+        write_json(args.json, results)
+    if args.plot:
+        bench.plot(results, args.plot)
+    return EXIT_FAILED if any("error" in r for r in results) else EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:

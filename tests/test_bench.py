@@ -69,3 +69,27 @@ def test_no_python_loop_over_units_in_the_tick():
     small, large = python_lines_per_tick(200), python_lines_per_tick(2000)
     assert small > 50  # the tracer sees the tick
     assert large < small + 0.05 * 1800  # far below one line per added unit
+
+
+def test_bench_command_writes_json_and_plot(tmp_path, capsys):
+    import json
+
+    from rigidflock.cli import main
+
+    out, png = tmp_path / "b.json", tmp_path / "b.png"
+    args = ["bench", "--units", "100,300", "--ticks", "10", "--warmup", "2"]
+    assert main([*args, "--json", str(out), "--plot", str(png)]) == 0
+    data = json.loads(out.read_text())
+    assert [r["units"] for r in data] == [100, 300]
+    for r in data:
+        assert r["ticks_per_second"] > 0 and r["ratio"] > 1
+        assert set(r) >= {"tick_seconds", "physics_step_seconds", "split", "bytes_per_unit"}
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "ticks/s" in capsys.readouterr().out
+
+
+def test_bench_bad_units_is_one_line_and_exit_2(capsys):
+    from rigidflock.cli import main
+
+    assert main(["bench", "--units", "1000,lots"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1

@@ -181,24 +181,31 @@ class Steerer:
         # seconds accumulated under "neighbours" and "rules"
         self.timings = timings if timings is not None else defaultdict(float)
         self.verlet = VerletPairs(skin)
-        n, n_ai = units.n, units.n_ai
+        n_ai = units.n_ai
         self._coh = np.zeros((n_ai, 2))
         self._ali = np.zeros((n_ai, 2))
         self._cnt = np.zeros(n_ai, np.int64)
         self._sep = np.zeros(n_ai)
         self._nf = np.zeros(n_ai, np.int64)
-        self._push = np.zeros(n)
-        self._felt = np.full(n, -1, np.int64)
         self._rows_built = -1  # the neighbour-list build the per-unit rows were made from
         self._family = np.ascontiguousarray(units.family, dtype=np.int64)
         self._role = np.ascontiguousarray(units.role, dtype=np.int64)
-        self._obstacle_grid = None  # built on first use; rebuilt if the feeler reach grows
+        self._grid = None  # obstacle cell grid, built on first use
+        self._obs = np.ascontiguousarray(world.obstacles, dtype=np.float64).reshape(-1, 3)
         box = world.box
         self._wrap = box is not None
         self._size = (float(world.size[0]), float(world.size[1]))
 
-    def _build_grid(self, obs: np.ndarray, reach: float):
-        """A static cell grid of obstacle centres, cells at least ``reach`` wide."""
+    def _obstacle_grid_for(self, reach: float):
+        """A static cell grid of obstacle centres with cells at least ``reach`` wide (built once,
+        again only if the feeler reach grows)."""
+        if self._grid is not None and self._grid[0] >= reach:
+            return self._grid
+        obs = self.world.obstacles
+        if len(obs) == 0:
+            grid = (np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(2), np.ones(2))
+            self._grid = (np.inf, *grid, np.ones(2, np.int64))
+            return self._grid
         centres = np.ascontiguousarray(obs[:, :2])
         if self._wrap:
             centres = np.mod(centres, self.world.box)
@@ -209,23 +216,9 @@ class Steerer:
         ncx, ncy = kernels._grid_shape(ex, ey, reach, len(obs))
         sx, sy = ex / ncx, ey / ncy
         _, start, items = kernels._bin(centres, ox, oy, sx, sy, ncx, ncy)
-        return reach, start, items, float(ox), float(oy), float(sx), float(sy), ncx, ncy
-
-    def _obstacles(self, pos, vel, cos_a, sin_a, feeler_len, clearance):
-        """Feeler push (N,) and nearest felt obstacle (N,) into the preallocated buffers."""
-        obs = self.world.obstacles
-        if len(obs) == 0:
-            self._push[:] = 0.0
-            self._felt[:] = -1
-            return
-        reach = float(feeler_len.max() + obs[:, 2].max() + clearance.max())
-        if self._obstacle_grid is None or self._obstacle_grid[0] < reach:
-            self._obstacle_grid = self._build_grid(obs, reach)
-        _, start, items, ox, oy, sx, sy, ncx, ncy = self._obstacle_grid
-        kernels.obstacle_pass(
-            pos, vel, cos_a, sin_a, feeler_len, clearance, obs, start, items, ox, oy, sx, sy,
-            ncx, ncy, *self._size, self._wrap, self._push, self._felt,
-        )  # fmt: skip
+        self._grid = (reach, start, items, np.array([ox, oy]), np.array([sx, sy]),
+                      np.array([ncx, ncy], np.int64))  # fmt: skip
+        return self._grid
 
     def __call__(self, st: State, rules) -> Steering:
         units, world = self.units, self.world
@@ -233,7 +226,6 @@ class Steerer:
         pos = np.ascontiguousarray(st.pos)
         vel = np.ascontiguousarray(st.vel)
         view_r, sep_r, lead_r = radii(units, rules)
-        cos_a, sin_a = np.cos(st.angle), np.sin(st.angle)
         pairs = ()
         t0 = time.perf_counter()
         t1 = t0
@@ -248,14 +240,17 @@ class Steerer:
                 self._rows_built = self.verlet.builds
             t1 = time.perf_counter()
             kernels.pair_pass(
-                self._ptr, self._nbr, pos_ai, vel[:n_ai], cos_a[:n_ai], sin_a[:n_ai],
-                self._family[:n_ai], view_r, sep_r, lead_r, search, *self._size, self._wrap,
-                kernels.VIEW_CODES[rules.view], rules.back_view_angle_factor,
-                rules.front_view_angle_factor, self._coh, self._ali, self._cnt, self._sep,
-                self._nf, self._flock,
+                self._ptr, self._nbr, pos_ai, vel[:n_ai], st.angle, self._family, view_r, sep_r,
+                lead_r, search, *self._size, self._wrap, kernels.VIEW_CODES[rules.view],
+                rules.back_view_angle_factor, rules.front_view_angle_factor, self._coh,
+                self._ali, self._cnt, self._sep, self._nf, self._flock,
             )  # fmt: skip
             pairs = (self._owner, self._nbr, self._flock.copy())
         feeler_len = units.length * rules.feeler_factor
+        obs = world.obstacles
+        reach = float(feeler_len.max() + (obs[:, 2].max() if len(obs) else 0.0)
+                      + (units.width / 2 + units.length / 2).max())  # fmt: skip
+        _, o_start, o_items, o_origin, o_cell, o_shape = self._obstacle_grid_for(reach)
         out = Steering(
             force=np.empty(n),
             heading=np.empty((n, 2)),
@@ -265,17 +260,14 @@ class Steerer:
             target=np.empty((n, 2)),
             pair_source=pairs,
         )
-        if rules.avoidance:
-            clearance = units.width / 2 + 0.5 * units.length
-            self._obstacles(pos, vel, cos_a, sin_a, feeler_len, clearance)
         wt = rules.weights
         kernels.unit_pass(
             pos, vel, st.angle, n_ai, units.has_player, self._coh, self._ali, self._cnt,
-            self._sep, self._nf, self._push, self._felt, self._role, units.length,
-            rules.feeler_factor, rules.steering_force, wt.cohesion, wt.alignment, wt.separation,
-            wt.chase, wt.avoidance, rules.flocking, rules.chase, rules.avoidance, world.walls,
-            *self._size, self._wrap, out.force, out.heading, out.leader, out.feeler_end,
-            out.target, out.felt,
+            self._sep, self._nf, self._role, units.length, units.width, rules.feeler_factor,
+            rules.steering_force, wt.cohesion, wt.alignment, wt.separation, wt.chase,
+            wt.avoidance, rules.flocking, rules.chase, rules.avoidance, world.walls, *self._size,
+            self._wrap, self._obs, o_start, o_items, o_origin, o_cell, o_shape, out.force,
+            out.heading, out.leader, out.feeler_end, out.target, out.felt,
         )  # fmt: skip
         t2 = time.perf_counter()
         self.timings["neighbours"] += t1 - t0

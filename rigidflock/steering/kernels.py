@@ -195,8 +195,7 @@ def pair_pass(
     nbr,
     pos,
     vel,
-    cos_a,
-    sin_a,
+    angle,
     family,
     view_r,
     sep_r,
@@ -227,7 +226,7 @@ def pair_pass(
     for a in nb.prange(ptr.shape[0] - 1):
         cx = cy = ax_ = ay_ = sp = 0.0
         nc = nfa = 0
-        ca, sa = cos_a[a], sin_a[a]
+        ca, sa = math.cos(angle[a]), math.sin(angle[a])
         for k in range(ptr[a], ptr[a + 1]):
             b = nbr[k]
             flock[k] = False
@@ -271,80 +270,6 @@ def pair_pass(
         nf[a] = nfa
 
 
-@nb.njit(cache=True, parallel=True)
-def obstacle_pass(
-    pos,
-    vel,
-    cos_a,
-    sin_a,
-    feeler_len,
-    clearance,
-    obs,
-    start,
-    items,
-    ox,
-    oy,
-    sx,
-    sy,
-    ncx,
-    ncy,
-    box_w,
-    box_h,
-    wrap,
-    push,
-    felt,
-):
-    """Feelers against circles found through a static cell grid of obstacle centres (cells at
-    least the largest reach wide). Writes push (N,) = sum(-side(a) * feeler / |a|) and felt (N,),
-    the nearest felt obstacle or -1. The feeler runs along the heading (velocity direction, or
-    the orientation (cos_a, sin_a) at rest); side is judged on the body's port axis."""
-    n = pos.shape[0]
-    offx, offy = _offsets(ncx, wrap), _offsets(ncy, wrap)
-    for u in nb.prange(n):
-        push[u] = 0.0
-        felt[u] = -1
-        best = np.inf
-        speed = math.hypot(vel[u, 0], vel[u, 1])
-        if speed > 1e-6:
-            hx, hy = vel[u, 0] / speed, vel[u, 1] / speed
-        else:
-            hx, hy = cos_a[u], sin_a[u]
-        lx, ly = -sin_a[u], cos_a[u]
-        cx = min(max(int((pos[u, 0] - ox) / sx), 0), ncx - 1)
-        cy = min(max(int((pos[u, 1] - oy) / sy), 0), ncy - 1)
-        for oyy in offy:
-            y = cy + oyy
-            if wrap:
-                y %= ncy
-            elif y < 0 or y >= ncy:
-                continue
-            for oxx in offx:
-                x = cx + oxx
-                if wrap:
-                    x %= ncx
-                elif x < 0 or x >= ncx:
-                    continue
-                c = y * ncx + x
-                for q in range(start[c], start[c + 1]):
-                    o = items[q]
-                    ax = obs[o, 0] - pos[u, 0]
-                    ay = obs[o, 1] - pos[u, 1]
-                    if wrap:
-                        ax = _fold(ax, box_w)
-                        ay = _fold(ay, box_h)
-                    ahead = ax * hx + ay * hy
-                    if ahead <= 0 or ahead >= feeler_len[u]:
-                        continue
-                    if abs(ax * hy - ay * hx) >= obs[o, 2] + clearance[u]:
-                        continue
-                    dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
-                    side = 1.0 if ax * lx + ay * ly >= 0 else -1.0
-                    push[u] += -side * feeler_len[u] / dist
-                    if dist < best:
-                        best = dist
-                        felt[u] = o
-
-
 @nb.njit(cache=True, inline="always")
 def _turn(ux, uy, hx, hy, lx, ly):
     """side(u) * acos(h . u) / pi for a direction (ux, uy) of any length; 0 for a zero vector."""
@@ -370,10 +295,9 @@ def unit_pass(
     cnt,
     sep,
     nf,
-    push,
-    felt_in,
     role,
     length,
+    width,
     feeler_factor,
     S,
     w_coh,
@@ -388,21 +312,33 @@ def unit_pass(
     size_w,
     size_h,
     wrap,
+    obs,
+    o_start,
+    o_items,
+    o_origin,
+    o_cell,
+    o_shape,
     force,
     heading,
     leader,
     feeler_end,
     target,
-    felt_out,
+    felt,
 ):
-    """Per unit: heading, blended flocking terms, leader flag, chase/intercept, feelers.
+    """Per unit: heading, blended flocking terms, leader flag, chase/intercept, feelers against
+    obstacles (found through a static cell grid of their centres: ``o_start``/``o_items`` from
+    :func:`_bin`, cells ``o_cell`` wide from ``o_origin``, ``o_shape`` cells, each at least the
+    largest feeler reach) and walls.
 
-    Mirrors ``blend._finish`` (the numpy definition). Role codes as in ``state``: 0 none,
-    1 chase, 2 intercept, 3 player. Writes force (N,), heading (N, 2), leader (N,),
-    feeler_end (N, 2), target (N, 2) (NaN unless steering toward the player), felt_out (N,).
+    Mirrors ``blend._finish`` and ``avoidance`` (the numpy definitions). Role codes as in
+    ``state``: 0 none, 1 chase, 2 intercept, 3 player. Writes force (N,), heading (N, 2),
+    leader (N,), feeler_end (N, 2), target (N, 2) (NaN unless steering toward the player) and
+    felt (N,), the nearest felt obstacle or -1.
     """
     n = pos.shape[0]
     p = n - 1
+    ncx, ncy = o_shape[0], o_shape[1]
+    offx, offy = _offsets(ncx, wrap), _offsets(ncy, wrap)
     for u in nb.prange(n):
         c, s = math.cos(angle[u]), math.sin(angle[u])
         speed = math.hypot(vel[u, 0], vel[u, 1])
@@ -446,9 +382,43 @@ def unit_pass(
         feeler = length[u] * feeler_factor
         feeler_end[u, 0] = pos[u, 0] + hx * feeler
         feeler_end[u, 1] = pos[u, 1] + hy * feeler
-        felt_out[u] = -1
+        felt[u] = -1
         if avoidance and u < n_ai:
-            total = push[u]
+            total = 0.0
+            best = np.inf
+            clearance = 0.5 * width[u] + 0.5 * length[u]
+            cx = min(max(int((pos[u, 0] - o_origin[0]) / o_cell[0]), 0), ncx - 1)
+            cy = min(max(int((pos[u, 1] - o_origin[1]) / o_cell[1]), 0), ncy - 1)
+            for oyy in offy:
+                y = cy + oyy
+                if wrap:
+                    y %= ncy
+                elif y < 0 or y >= ncy:
+                    continue
+                for oxx in offx:
+                    x = cx + oxx
+                    if wrap:
+                        x %= ncx
+                    elif x < 0 or x >= ncx:
+                        continue
+                    cell = y * ncx + x
+                    for q in range(o_start[cell], o_start[cell + 1]):
+                        o = o_items[q]
+                        ax = obs[o, 0] - pos[u, 0]
+                        ay = obs[o, 1] - pos[u, 1]
+                        if wrap:
+                            ax = _fold(ax, size_w)
+                            ay = _fold(ay, size_h)
+                        ahead = ax * hx + ay * hy
+                        if ahead <= 0 or ahead >= feeler:
+                            continue
+                        if abs(ax * hy - ay * hx) >= obs[o, 2] + clearance:
+                            continue
+                        dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
+                        total += -(1.0 if ax * lx + ay * ly >= 0 else -1.0) * feeler / dist
+                        if dist < best:
+                            best = dist
+                            felt[u] = o
             if walls:
                 for axis in range(2):
                     hv = hx if axis == 0 else hy
@@ -463,5 +433,4 @@ def unit_pass(
                                 side = 1.0 if toward * lv >= 0 else -1.0
                                 total += -side * feeler / max(t, 1e-6)
             fs += w_avoid * S * total
-            felt_out[u] = felt_in[u]
         force[u] = fs
