@@ -153,6 +153,63 @@ class PlayerSpec:
 
 
 @dataclass(frozen=True)
+class WallSpec:
+    """A straight wall: a segment from ``start`` to ``end`` with a ``thickness``."""
+
+    start: Vec2
+    end: Vec2
+    thickness: float = 4.0
+
+
+@dataclass(frozen=True)
+class BuildingSpec:
+    """A static convex polygon, vertices counter-clockwise (``rect = [x0, y0, x1, y1]`` in a
+    file becomes its four corners)."""
+
+    polygon: tuple[Vec2, ...]
+
+
+@dataclass(frozen=True)
+class NavigationSpec:
+    """Route finding and group movement for move orders."""
+
+    cell: float = 4.0  # grid cell size, world units
+    clearance: float | None = None  # keep unit centres this far from walls; None: 0.6 x max L
+    seek: float = 2.0  # weight of the pull toward the route (times S)
+    lookahead: int = 4  # cells ahead on the route that a unit steers at
+    slot_spacing: float = 2.5  # distance between formation slots, in unit lengths
+    arrive_radius: float = 6.0  # units slow down within this many lengths of their slot
+    stuck_seconds: float = 3.0  # no progress for this long: the group re-routes
+
+
+@dataclass(frozen=True)
+class SelectSpec:
+    """Which AI units an order takes: one of a family, unit ids, or a rectangle (units whose
+    centre is inside [x0, x1] x [y0, y1] when the order is given)."""
+
+    family: str | None = None
+    ids: tuple[int, ...] | None = None
+    rect: tuple[float, float, float, float] | None = None
+
+
+@dataclass(frozen=True)
+class OrderSpec:
+    """Move the selected units to ``goal``; a group forms and arrives in formation."""
+
+    select: SelectSpec
+    goal: Vec2
+    tick: int = 0  # when the order is given (scene orders); commands give it on their own tick
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """Something the scene does at a tick: for now, a building appears."""
+
+    tick: int
+    add_building: BuildingSpec
+
+
+@dataclass(frozen=True)
 class Scene:
     groups: tuple[GroupSpec, ...]
     name: str = ""
@@ -163,6 +220,11 @@ class Scene:
     obstacles: tuple[ObstacleSpec, ...] = ()
     obstacle_field: ObstacleFieldSpec | None = None
     player: PlayerSpec | None = None
+    walls: tuple[WallSpec, ...] = ()
+    buildings: tuple[BuildingSpec, ...] = ()
+    navigation: NavigationSpec = field(default_factory=NavigationSpec)
+    orders: tuple[OrderSpec, ...] = ()
+    events: tuple[EventSpec, ...] = ()
     source: str = "<scene>"  # file name used in messages
     text: str = ""  # the TOML text the scene was read from (replays store it)
     warnings: tuple[str, ...] = ()  # non-fatal remarks, same "FILE: FIELD: message" form
@@ -513,6 +575,9 @@ def _array_of_tables(ctx: _Ctx, data: dict, key: str) -> list[tuple[str, dict]]:
 class _Geo:
     size: Vec2 | None = None  # None when world.size is invalid (size checks are skipped)
     obstacles: list[tuple[str, ObstacleSpec]] = field(default_factory=list)  # (path, spec)
+    walls: list[tuple[str, WallSpec]] = field(default_factory=list)
+    buildings: list[tuple[str, BuildingSpec]] = field(default_factory=list)
+    spawn_points: list[Vec2] | None = None  # explicit spawn positions, when every group has them
 
 
 def _world_text(size: Vec2) -> str:
@@ -530,8 +595,13 @@ def _check_in_world(ctx: _Ctx, geo: _Geo, point: Vec2, path: str) -> None:
 
 
 def _check_unit_place(ctx: _Ctx, geo: _Geo, point: Vec2, path: str, length: float) -> None:
-    """A unit placed at ``point``: inside the world and clear of every obstacle."""
+    """A unit placed at ``point``: inside the world and clear of every obstacle, wall and
+    building."""
     _check_in_world(ctx, geo, point, path)
+    if geo.walls or geo.buildings:
+        blocker = _blocked_by(geo, point, margin=length / 2)
+        if blocker is not None and not blocker.startswith("obstacles"):
+            ctx.error(path, f"{_point_text(point)} is inside {blocker} (or within length/2)")
     for ob_path, ob in geo.obstacles:
         clearance = ob.radius + length / 2
         if math.dist(point, ob.center) < clearance:
@@ -854,6 +924,241 @@ _SYNTAX_POS_RE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _SYNTAX_END_RE = re.compile(r"\s*\(at end of document\)\s*$")
 
 
+# --------------------------------------------------------------------------------------------------
+# RTS: walls, buildings, navigation, orders, events
+
+
+def _parse_walls(ctx: _Ctx, data: dict, geo: _Geo) -> tuple[WallSpec, ...]:
+    out = []
+    for path, t in _array_of_tables(ctx, data, "walls"):
+        _check_keys(ctx, t, _allowed(WallSpec), path)
+        mark = ctx.mark()
+        for key in ("start", "end"):
+            if key not in t:
+                ctx.error(f"{path}.{key}", "required")
+        start = _vec2(ctx, t, "start", path, None)
+        end = _vec2(ctx, t, "end", path, None)
+        thickness = _float(ctx, t, "thickness", path, WallSpec.thickness, gt=0)
+        if not ctx.ok_since(mark):
+            continue
+        _check_in_world(ctx, geo, start, f"{path}.start")
+        _check_in_world(ctx, geo, end, f"{path}.end")
+        if start == end:
+            ctx.error(path, "start and end are the same point")
+        elif ctx.ok_since(mark):
+            wall = WallSpec(start=start, end=end, thickness=thickness)
+            geo.walls.append((path, wall))
+            out.append(wall)
+    return tuple(out)
+
+
+def _parse_building(ctx: _Ctx, t: dict, path: str, geo: _Geo) -> BuildingSpec | None:
+    """One building table: ``rect = [x0, y0, x1, y1]`` or ``polygon = [[x, y], ...]``."""
+    from .shapes import ccw, is_convex, rect_polygon
+
+    _check_keys(ctx, t, ("rect", "polygon"), path)
+    if ("rect" in t) == ("polygon" in t):
+        ctx.error(path, "give exactly one of rect = [x0, y0, x1, y1] or polygon = [[x, y], ...]")
+        return None
+    mark = ctx.mark()
+    if "rect" in t:
+        r = t["rect"]
+        if (
+            not isinstance(r, list)
+            or len(r) != 4
+            or any(isinstance(v, bool) or not isinstance(v, int | float) for v in r)
+            or not all(math.isfinite(v) for v in r)
+        ):
+            ctx.error(f"{path}.rect", f"must be 4 finite numbers [x0, y0, x1, y1], got {_desc(r)}")
+            return None
+        x0, y0, x1, y1 = map(float, r)
+        if not (x1 > x0 and y1 > y0):
+            ctx.error(f"{path}.rect", f"needs x1 > x0 and y1 > y0, got {_desc(r)}")
+            return None
+        poly = rect_polygon(x0, y0, x1, y1)
+    else:
+        points = _vec2_list(ctx, t, "polygon", path)
+        if not ctx.ok_since(mark) or points is None:
+            return None
+        import numpy as np
+
+        poly = np.asarray(points, dtype=float)
+        if len(poly) < 3 or not is_convex(poly):
+            ctx.error(f"{path}.polygon", "must be a convex polygon of at least 3 corners")
+            return None
+        poly = ccw(poly)
+    for k, corner in enumerate(poly):
+        _check_in_world(ctx, geo, (float(corner[0]), float(corner[1])), f"{path} corner {k}")
+    if not ctx.ok_since(mark):
+        return None
+    return BuildingSpec(polygon=tuple((float(x), float(y)) for x, y in poly))
+
+
+def _check_building_overlaps(ctx: _Ctx, geo: _Geo, path: str, b: BuildingSpec) -> None:
+    import numpy as np
+
+    from .shapes import polygons_overlap
+
+    poly = np.asarray(b.polygon)
+    for other_path, other in geo.buildings:
+        if polygons_overlap(poly, np.asarray(other.polygon)):
+            ctx.error(path, f"overlaps {other_path}")
+
+
+def _parse_buildings(ctx: _Ctx, data: dict, geo: _Geo) -> tuple[BuildingSpec, ...]:
+    out = []
+    for path, t in _array_of_tables(ctx, data, "buildings"):
+        b = _parse_building(ctx, t, path, geo)
+        if b is not None:
+            _check_building_overlaps(ctx, geo, path, b)
+            geo.buildings.append((path, b))
+            out.append(b)
+    return tuple(out)
+
+
+def _parse_navigation(ctx: _Ctx, data: dict) -> NavigationSpec:
+    d = NavigationSpec()
+    t = _table(ctx, data, "navigation", "")
+    if t is None:
+        return d
+    p = "navigation"
+    _check_keys(ctx, t, _allowed(NavigationSpec), p)
+    clearance = t.get("clearance", "auto")
+    if clearance == "auto":
+        clearance = None
+    else:
+        clearance = _as_float(ctx, clearance, f"{p}.clearance", None, ge=0)
+    return NavigationSpec(
+        cell=_float(ctx, t, "cell", p, d.cell, gt=0),
+        clearance=clearance,
+        seek=_float(ctx, t, "seek", p, d.seek, ge=0),
+        lookahead=_int(ctx, t, "lookahead", p, d.lookahead, ge=1),
+        slot_spacing=_float(ctx, t, "slot_spacing", p, d.slot_spacing, gt=0),
+        arrive_radius=_float(ctx, t, "arrive_radius", p, d.arrive_radius, gt=0),
+        stuck_seconds=_float(ctx, t, "stuck_seconds", p, d.stuck_seconds, gt=0),
+    )
+
+
+def _blocked_by(geo: _Geo, point: Vec2, margin: float = 0.0) -> str | None:
+    """The path of the wall, building or obstacle that covers ``point`` (or comes within
+    ``margin`` of it), if any."""
+    import numpy as np
+
+    from .shapes import polygon_distance, segment_distance
+
+    p = np.asarray([point], dtype=float)
+    for path, w in geo.walls:
+        if segment_distance(p, w.start, w.end)[0] < w.thickness / 2 + margin:
+            return path
+    for path, b in geo.buildings:
+        if polygon_distance(p, np.asarray(b.polygon))[0] < margin:
+            return path
+    for path, ob in geo.obstacles:
+        if math.dist(point, ob.center) < ob.radius + margin:
+            return path
+    return None
+
+
+def _parse_select(ctx: _Ctx, t: dict, path: str, families, unit_count: int) -> SelectSpec | None:
+    value = t.get("select", _MISSING)
+    p = f"{path}.select"
+    if value is _MISSING:
+        ctx.error(p, "required: { family = ... }, { ids = [...] } or { rect = [x0, y0, x1, y1] }")
+        return None
+    if not isinstance(value, dict):
+        ctx.error(p, f"must be a table, got {_desc(value)}")
+        return None
+    _check_keys(ctx, value, _allowed(SelectSpec), p)
+    given = [k for k in ("family", "ids", "rect") if k in value]
+    if len(given) != 1:
+        ctx.error(p, "give exactly one of family, ids or rect")
+        return None
+    kind = given[0]
+    v = value[kind]
+    if kind == "family":
+        if not isinstance(v, str):
+            ctx.error(f"{p}.family", f"must be a string, got {_desc(v)}")
+            return None
+        if v not in families:
+            ctx.error(f"{p}.family", f"no group has family {_desc(v)}{_suggest(v, families)}")
+            return None
+        return SelectSpec(family=v)
+    if kind == "ids":
+        if not isinstance(v, list) or not v:
+            ctx.error(f"{p}.ids", f"must be a non-empty array of unit ids, got {_desc(v)}")
+            return None
+        bad = [x for x in v if isinstance(x, bool) or not isinstance(x, int)]
+        if bad:
+            ctx.error(f"{p}.ids", f"unit ids are whole numbers, got {_desc(bad[0])}")
+            return None
+        out_of_range = [x for x in v if not 0 <= x < unit_count]
+        if out_of_range:
+            ctx.error(f"{p}.ids", f"no unit {out_of_range[0]}: ids run from 0 to {unit_count - 1}")
+            return None
+        return SelectSpec(ids=tuple(sorted(set(v))))
+    if (
+        not isinstance(v, list)
+        or len(v) != 4
+        or any(isinstance(x, bool) or not isinstance(x, int | float) for x in v)
+        or not all(math.isfinite(x) for x in v)
+    ):
+        ctx.error(f"{p}.rect", f"must be 4 finite numbers [x0, y0, x1, y1], got {_desc(v)}")
+        return None
+    x0, y0, x1, y1 = map(float, v)
+    if not (x1 > x0 and y1 > y0):
+        ctx.error(f"{p}.rect", f"needs x1 > x0 and y1 > y0, got {_desc(v)}")
+        return None
+    return SelectSpec(rect=(x0, y0, x1, y1))
+
+
+def _parse_orders(ctx: _Ctx, data: dict, geo: _Geo, groups) -> tuple[OrderSpec, ...]:
+    families = sorted({g.family for g in groups})
+    unit_count = sum(g.count for g in groups)
+    out = []
+    for path, t in _array_of_tables(ctx, data, "orders"):
+        _check_keys(ctx, t, _allowed(OrderSpec), path)
+        mark = ctx.mark()
+        tick = _int(ctx, t, "tick", path, 0, ge=0)
+        select = _parse_select(ctx, t, path, families, unit_count)
+        if "goal" not in t:
+            ctx.error(f"{path}.goal", "required")
+        goal = _vec2(ctx, t, "goal", path, None)
+        if not ctx.ok_since(mark):
+            continue
+        _check_in_world(ctx, geo, goal, f"{path}.goal")
+        blocker = _blocked_by(geo, goal)
+        if blocker is not None:
+            ctx.error(f"{path}.goal", f"{_point_text(goal)} is inside {blocker}")
+        if select.rect is not None and geo.spawn_points is not None:
+            x0, y0, x1, y1 = select.rect
+            if tick == 0 and not any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in geo.spawn_points):
+                ctx.error(f"{path}.select.rect", "selects no unit at tick 0 (no spawn position "
+                          "lies inside it)")  # fmt: skip
+        if ctx.ok_since(mark):
+            out.append(OrderSpec(select=select, goal=goal, tick=tick))
+    return tuple(out)
+
+
+def _parse_events(ctx: _Ctx, data: dict, geo: _Geo) -> tuple[EventSpec, ...]:
+    out = []
+    for path, t in _array_of_tables(ctx, data, "events"):
+        _check_keys(ctx, t, _allowed(EventSpec), path)
+        mark = ctx.mark()
+        tick = _int(ctx, t, "tick", path, 0, ge=0, required=True)
+        b = _table(ctx, t, "add_building", path)
+        if b is None:
+            if "add_building" not in t:
+                ctx.error(f"{path}.add_building", "required")
+            continue
+        building = _parse_building(ctx, b, f"{path}.add_building", geo)
+        if building is None or not ctx.ok_since(mark):
+            continue
+        _check_building_overlaps(ctx, geo, f"{path}.add_building", building)
+        geo.buildings.append((f"{path}.add_building", building))
+        out.append(EventSpec(tick=tick, add_building=building))
+    return tuple(out)
+
+
 def _syntax_error(source: str, text: str, exc: tomllib.TOMLDecodeError) -> SceneError:
     message = str(exc)
     pos = _SYNTAX_POS_RE.search(message)
@@ -898,8 +1203,15 @@ def parse_scene(text: str, source: str = "<scene>") -> Scene:
     # Obstacles first: spawn positions and the player are checked against them.
     obstacles = _parse_obstacles(ctx, data, geo)
     obstacle_field = _parse_obstacle_field(ctx, data, geo)
+    walls = _parse_walls(ctx, data, geo)
+    buildings = _parse_buildings(ctx, data, geo)
     groups = _parse_groups(ctx, data, geo)
     player = _parse_player(ctx, data, geo)
+    navigation = _parse_navigation(ctx, data)
+    if groups and all(g.spawn.positions is not None for g in groups):
+        geo.spawn_points = [p for g in groups for p in g.spawn.positions]
+    orders = _parse_orders(ctx, data, geo, groups)
+    events = _parse_events(ctx, data, geo)
     if ctx.errors:
         raise SceneError(ctx.errors)
     return Scene(
@@ -912,6 +1224,11 @@ def parse_scene(text: str, source: str = "<scene>") -> Scene:
         obstacles=obstacles,
         obstacle_field=obstacle_field,
         player=player,
+        walls=walls,
+        buildings=buildings,
+        navigation=navigation,
+        orders=orders,
+        events=events,
         source=source,
         text=text,
         warnings=tuple(ctx.warnings),

@@ -18,7 +18,8 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from . import vehicle
-from .scene import RulesSpec, Scene, SceneError
+from .orders import Orders
+from .scene import BuildingSpec, OrderSpec, RulesSpec, Scene, SceneError, SelectSpec
 from .state import (
     PLAYER_FAMILY,
     ROLE_CHASE,
@@ -33,7 +34,16 @@ from .steering.blend import Steerer, Steering
 from .steering.blend import World as SteeringWorld
 from .world import World
 
-__all__ = ["Command", "Simulation", "Steering", "StepEvents", "TOGGLES"]
+__all__ = [
+    "BuildingSpec",
+    "Command",
+    "OrderSpec",
+    "SelectSpec",
+    "Simulation",
+    "Steering",
+    "StepEvents",
+    "TOGGLES",
+]
 
 _ROLE_CODES = {"none": ROLE_NONE, "chase": ROLE_CHASE, "intercept": ROLE_INTERCEPT}
 WAYPOINT_REACH = 5.0  # autopilot: a waypoint counts as reached within this many player lengths
@@ -51,6 +61,8 @@ class Command:
     throttle: float | None = None
     steer: float | None = None
     toggles: tuple[tuple[str, object], ...] = ()
+    orders: tuple[OrderSpec, ...] = ()  # move orders given this tick (their ``tick`` is ignored)
+    add_buildings: tuple[BuildingSpec, ...] = ()  # buildings placed this tick
 
 
 @dataclass
@@ -62,6 +74,7 @@ class StepEvents:
     obstacle_contacts: int = 0
     wall_contacts: int = 0
     player_contacts: int = 0
+    orders_given: int = 0  # groups formed this tick (an order selecting nobody forms none)
 
 
 def _disc_points(rng, center, radius, count) -> np.ndarray:
@@ -95,11 +108,27 @@ class Simulation:
         self.box = self.size if sc.world.bounds == "wrap" else None
         self.obstacles = self._place_obstacles()
         self.units = self._build_units()
+        self.orders = Orders(sc, self.units, self.obstacles)
+        self._due_orders: dict[int, list[OrderSpec]] = defaultdict(list)
+        for o in sc.orders:
+            self._due_orders[o.tick].append(o)
+        self._due_buildings: dict[int, list[BuildingSpec]] = defaultdict(list)
+        for e in sc.events:
+            self._due_buildings[e.tick].append(e.add_building)
         pos, angle = self._spawn()
         speed = self.units.cruise_speed
         vel = speed[:, None] * np.stack([np.cos(angle), np.sin(angle)], axis=1)
         self.world = World(
-            self.units, pos, angle, vel, self.obstacles, sc.world.size, sc.world.bounds, sc.physics
+            self.units,
+            pos,
+            angle,
+            vel,
+            self.obstacles,
+            sc.world.size,
+            sc.world.bounds,
+            sc.physics,
+            walls=[(w.start, w.end, w.thickness) for w in sc.walls],
+            buildings=[b.polygon for b in sc.buildings],
         )
         n = self.units.n
         skin = self.neighbour_skin
@@ -121,9 +150,20 @@ class Simulation:
         self._waypoint = 0
         self._script_pos = 0
         self.player_command = (0.0, 0.0)
-        self.steering = self._steerer(self.state, self.rules)
-        self.state.leader = self.steering.leader
+        self._analyse()
         return self.state
+
+    def _analyse(self) -> None:
+        """The rules' decision for the current snapshot. Ordered units flock with their group
+        only and lead nobody."""
+        key = role = None
+        group = self.orders.group_of
+        if (group >= 0).any():
+            u = self.units
+            key = np.where(group >= 0, len(u.family_names) + group, u.family)
+            role = np.where(group >= 0, ROLE_NONE, u.role)
+        self.steering = self._steerer(self.state, self.rules, key, role)
+        self.state.leader = self.steering.leader
 
     def _build_units(self) -> Units:
         sc = self.scene
@@ -266,6 +306,8 @@ class Simulation:
             ui, oi = near["i"], near["j"]
             inside = near["v"] < obs[oi, 2] + u.length[ui]
             bad[ui[inside]] = True
+        if self.scene.walls or self.scene.buildings:
+            bad |= ~self.orders.grid.is_free(pos)
         pairs = cKDTree(pos).query_pairs(float(u.length.max()), output_type="ndarray")
         if len(pairs):
             bad[pairs.max(axis=1)] = True  # the later unit of a too-close pair moves
@@ -278,12 +320,31 @@ class Simulation:
     def step(self, command: Command | None = None) -> StepEvents:
         """Advance one tick. ``command`` drives the player and may switch rules."""
         u, st = self.units, self.state
+        changed = False
         if command is not None and command.toggles:
             self._apply_toggles(command.toggles)
-            self.steering = self._steerer(st, self.rules)
-            st.leader = self.steering.leader
+            changed = True
+        buildings = self._due_buildings.pop(self.tick, [])
+        orders = self._due_orders.pop(self.tick, [])
+        if command is not None:
+            buildings = [*buildings, *command.add_buildings]
+            orders = [*orders, *command.orders]
+        for b in buildings:
+            self.world.add_building(b.polygon)
+            self.orders.add_building(b, st, self.tick)
+            changed = True
+        given = 0
+        for o in orders:
+            given += self.orders.give(o, st, self.tick) is not None
+            changed = True
+        if changed:
+            self._analyse()
         throttle = np.ones(u.n)
         fs = self.steering.force.copy()
+        if self.orders.groups:
+            ctl = self.orders.control(st, self.steering.gap, self.tick, self.scene.world.dt)
+            fs = np.where(ctl.ordered, fs * ctl.flock_scale + ctl.force, fs)
+            throttle = np.where(ctl.ordered, ctl.throttle, throttle)
         if u.has_player:
             t, s = self._player_input(command)
             self.player_command = (t, s)
@@ -316,8 +377,7 @@ class Simulation:
         self.world.read(st)
         self.world.wrap(st)
         tm["read"] += clock() - t0
-        self.steering = self._steerer(st, self.rules)
-        st.leader = self.steering.leader
+        self._analyse()
         c = self.world.contacts
         return StepEvents(
             self.tick,
@@ -325,6 +385,7 @@ class Simulation:
             c.obstacle - before.obstacle,
             c.wall - before.wall,
             c.player - before.player,
+            given,
         )
 
     def _apply_toggles(self, toggles) -> None:

@@ -18,7 +18,7 @@ import pymunk.batch as pb
 from .scene import PhysicsSpec
 from .state import State, Units
 
-UNIT, PLAYER, OBSTACLE, WALL = 1, 2, 3, 4
+UNIT, PLAYER, OBSTACLE, WALL = 1, 2, 3, 4  # walls: the bounds, [[walls]] and buildings
 WALL_RADIUS = 2.0  # half-thickness of the boundary walls; their inner face is the world edge
 
 _READ = (
@@ -59,6 +59,8 @@ class World:
         size: tuple[float, float],
         bounds: str,
         physics: PhysicsSpec,
+        walls=(),
+        buildings=(),
     ):
         self.n = units.n
         self.size = np.asarray(size, dtype=float)
@@ -84,6 +86,15 @@ class World:
                 seg.collision_type = WALL
                 seg.elasticity, seg.friction = physics.elasticity, physics.friction
                 space.add(seg)
+
+        self._physics = physics
+        for start, end, thickness in walls:
+            seg = pymunk.Segment(static, tuple(start), tuple(end), thickness / 2)
+            seg.collision_type = WALL
+            seg.elasticity, seg.friction = physics.elasticity, physics.friction
+            space.add(seg)
+        for poly in buildings:
+            self.add_building(poly)
 
         # Units in one group pass through each other when collisions are off.
         unit_filter = pymunk.ShapeFilter(group=1) if not physics.collisions else None
@@ -118,6 +129,13 @@ class World:
         self._force_buf: np.ndarray | None = None
         self._pos_buf: np.ndarray | None = None
         self._floats = np.zeros((0, 6))
+
+    def add_building(self, polygon) -> None:
+        """A static convex polygon (K, 2), counted as a wall in contacts."""
+        shape = pymunk.Poly(self.space.static_body, [tuple(map(float, p)) for p in polygon])
+        shape.collision_type = WALL
+        shape.elasticity, shape.friction = self._physics.elasticity, self._physics.friction
+        self.space.add(shape)
 
     def _count(self, field: str):
         def begin(arbiter, space, data):

@@ -37,6 +37,9 @@ class Steering:
     feeler_end: np.ndarray  # (N, 2) feeler tips, world units
     felt: np.ndarray  # (N,) index of the nearest felt obstacle, -1 if none
     target: np.ndarray  # (N, 2) chase/intercept aim point for steering leaders, NaN otherwise
+    gap: (
+        np.ndarray
+    )  # (N,) distance to the nearest AI unit ahead (within L to the side), inf if none
     # (looking units (P,), partners (P,), mask (P,)): the flocking pairs, assembled on demand
     pair_source: tuple = field(default_factory=tuple, repr=False)
     _pairs: tuple | None = field(default=None, repr=False)
@@ -73,12 +76,13 @@ def radii(units: Units, rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _finish(
-    st, units, rules, world, h, left, coh_term, ali_term, sep_term, nf, push, felt, pairs
+    st, units, rules, world, h, left, coh_term, ali_term, sep_term, nf, push, felt, pairs, gap
 ) -> Steering:
     """Blend the per-unit rule terms with weights; leaders, chase and feelers on top."""
     n, n_ai = units.n, units.n_ai
     S, w = rules.steering_force, rules.weights
     force = np.zeros(n)
+    gap = np.concatenate([gap, np.full(n - len(gap), np.inf)])
     if rules.flocking and n_ai:
         force[:n_ai] = S * (
             w.cohesion * coh_term + w.alignment * ali_term + w.separation * sep_term
@@ -117,6 +121,7 @@ def _finish(
         feeler_end=st.pos + h * feeler_len[:, None],
         felt=felt,
         target=target,
+        gap=gap,
         pair_source=pairs,
     )
 
@@ -166,7 +171,9 @@ def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
         push,
         felt,
         (i, j, flock),
-    )
+        np.concatenate([flocking.gap_ahead(n_ai, i, f, s, dist, units.length[i]),
+                        np.full(units.n - n_ai, np.inf)]),
+    )  # fmt: skip
 
 
 class Steerer:
@@ -187,6 +194,7 @@ class Steerer:
         self._cnt = np.zeros(n_ai, np.int64)
         self._sep = np.zeros(n_ai)
         self._nf = np.zeros(n_ai, np.int64)
+        self._gap = np.full(units.n, np.inf)
         self._rows_built = -1  # the neighbour-list build the per-unit rows were made from
         self._family = np.ascontiguousarray(units.family, dtype=np.int64)
         self._role = np.ascontiguousarray(units.role, dtype=np.int64)
@@ -220,8 +228,13 @@ class Steerer:
                       np.array([ncx, ncy], np.int64))  # fmt: skip
         return self._grid
 
-    def __call__(self, st: State, rules) -> Steering:
+    def __call__(self, st: State, rules, flock_key=None, role=None) -> Steering:
+        """``flock_key`` (N,): who flocks with whom (default: the family); ``role`` (N,): role
+        codes to use this tick (default: the units' own; ordered units lead nobody)."""
         units, world = self.units, self.world
+        kernels.use_threads(units.n)
+        family = self._family if flock_key is None else np.ascontiguousarray(flock_key, np.int64)
+        roles = self._role if role is None else np.ascontiguousarray(role, np.int64)
         n, n_ai = units.n, units.n_ai
         pos = np.ascontiguousarray(st.pos)
         vel = np.ascontiguousarray(st.vel)
@@ -240,10 +253,10 @@ class Steerer:
                 self._rows_built = self.verlet.builds
             t1 = time.perf_counter()
             kernels.pair_pass(
-                self._ptr, self._nbr, pos_ai, vel[:n_ai], st.angle, self._family, view_r, sep_r,
+                self._ptr, self._nbr, pos_ai, vel[:n_ai], st.angle, family, view_r, sep_r,
                 lead_r, search, *self._size, self._wrap, kernels.VIEW_CODES[rules.view],
                 rules.back_view_angle_factor, rules.front_view_angle_factor, self._coh,
-                self._ali, self._cnt, self._sep, self._nf, self._flock,
+                self._ali, self._cnt, self._sep, self._nf, self._flock, units.length, self._gap,
             )  # fmt: skip
             pairs = (self._owner, self._nbr, self._flock.copy())
         feeler_len = units.length * rules.feeler_factor
@@ -258,12 +271,13 @@ class Steerer:
             feeler_end=np.empty((n, 2)),
             felt=np.empty(n, dtype=np.intp),
             target=np.empty((n, 2)),
+            gap=self._gap.copy(),
             pair_source=pairs,
         )
         wt = rules.weights
         kernels.unit_pass(
             pos, vel, st.angle, n_ai, units.has_player, self._coh, self._ali, self._cnt,
-            self._sep, self._nf, self._role, units.length, units.width, rules.feeler_factor,
+            self._sep, self._nf, roles, units.length, units.width, rules.feeler_factor,
             rules.steering_force, wt.cohesion, wt.alignment, wt.separation, wt.chase,
             wt.avoidance, rules.flocking, rules.chase, rules.avoidance, world.walls, *self._size,
             self._wrap, self._obs, o_start, o_items, o_origin, o_cell, o_shape, out.force,

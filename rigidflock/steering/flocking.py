@@ -112,3 +112,17 @@ def separation(
     """
     push = -side(lateral) * sep_radius_i / np.maximum(dist, min_dist)
     return np.bincount(i, push, minlength=n)
+
+
+def gap_ahead(
+    n: int, i: np.ndarray, f: np.ndarray, s: np.ndarray, dist: np.ndarray, half_width_i: np.ndarray
+) -> np.ndarray:
+    """Distance from each unit to the nearest neighbour ahead of it (f > 0) inside a corridor
+    of ``half_width_i`` (P,) to either side; inf when the way is clear. (N,) world units.
+
+    Move orders use it to queue: a unit slows down behind a slower one instead of ramming it.
+    """
+    gap = np.full(n, np.inf)
+    ahead = (f > 0) & (np.abs(s) < half_width_i)
+    np.minimum.at(gap, i[ahead], dist[ahead])
+    return gap

@@ -18,6 +18,18 @@ import numba as nb
 import numpy as np
 
 VIEW_CODES = {"wide": 0, "limited": 1, "narrow": 2}
+# Below this many units the parallel kernels run on one thread: the gain is small there, and on a
+# machine whose cores are busy with other work a parallel region can wait milliseconds for a
+# thread (measured: aidemo4 at 0.32 ms per tick on one thread, 23 ms on two next to two busy
+# processes).
+PARALLEL_MIN_UNITS = 5000
+
+
+def use_threads(n_units: int) -> None:
+    """Run the next kernels on all numba threads for large runs, on one for small ones."""
+    want = nb.config.NUMBA_NUM_THREADS if n_units >= PARALLEL_MIN_UNITS else 1
+    if nb.get_num_threads() != want:
+        nb.set_num_threads(want)
 
 
 @nb.njit(cache=True, inline="always")
@@ -213,6 +225,8 @@ def pair_pass(
     sep,
     nf,
     flock,
+    length,
+    gap,
 ):
     """Each unit a against its candidate partners b (rows from :func:`to_rows`): partners closer
     than ``search_r`` feed a's rule sums, as the numpy rules define them. Units run in parallel;
@@ -220,12 +234,14 @@ def pair_pass(
 
     coh (N, 2): sum of offsets to flockmates; ali (N, 2): sum of their velocities; cnt (N,) their
     number; sep (N,): summed separation command; nf (N,): units in the narrow cone ahead;
-    flock (2P,): whether nbr[k] is in its row unit's flocking set.
+    flock (2P,): whether nbr[k] is in its row unit's flocking set; gap (N,): distance to the
+    nearest unit ahead in a corridor one length (``length`` (N,)) to either side, inf if none.
     """
     r2 = search_r * search_r
     for a in nb.prange(ptr.shape[0] - 1):
         cx = cy = ax_ = ay_ = sp = 0.0
         nc = nfa = 0
+        gap_a = np.inf
         ca, sa = math.cos(angle[a]), math.sin(angle[a])
         for k in range(ptr[a], ptr[a + 1]):
             b = nbr[k]
@@ -261,6 +277,8 @@ def pair_pass(
                     sp += -side * sep_r[a] / max(dist, 1e-3)
             if f > 0 and abs_s < f * front and dist <= lead_r[a]:
                 nfa += 1
+            if f > 0 and abs_s < length[a] and dist < gap_a:
+                gap_a = dist
         coh[a, 0] = cx
         coh[a, 1] = cy
         ali[a, 0] = ax_
@@ -268,6 +286,7 @@ def pair_pass(
         cnt[a] = nc
         sep[a] = sp
         nf[a] = nfa
+        gap[a] = gap_a
 
 
 @nb.njit(cache=True, inline="always")

@@ -51,6 +51,7 @@ def test_fast_steering_matches_the_reference(scene_from, bounds, view):
             np.testing.assert_allclose(fast.force, ref.force, rtol=1e-9, atol=1e-9)
             np.testing.assert_array_equal(fast.leader, ref.leader)
             np.testing.assert_array_equal(fast.felt, ref.felt)
+            np.testing.assert_allclose(fast.gap, ref.gap, rtol=1e-12)
             np.testing.assert_array_equal(np.isnan(fast.target), np.isnan(ref.target))
             fp = set(zip(*fast.pairs, strict=True))
             rp = set(zip(*ref.pairs, strict=True))
