@@ -31,11 +31,15 @@ from .steering import navigation
 from .steering.pursuit import seek_steer
 
 ARRIVED_WITHIN = 0.75  # unit lengths from the slot: arrived (when slow)
-BACK_UP = 3.0  # unit lengths: a slot closer than this and behind is reached in reverse
+ARRIVE_TIME = 2.0  # seconds: near its slot a unit wants to close the distance at e / this
+VELOCITY_TIME = 0.5  # seconds in which thrust and bow force close the velocity error
 LEAVE_SLOT = 2.0  # an arrived unit pushed this many lengths away drives back
-BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed)
-QUEUE_GAP = 1.5  # unit lengths: full stop behind a unit this close ahead, full speed at twice
+BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed), on the way
+QUEUE_GAP = 1.0  # unit lengths: full stop behind a unit this close ahead, full speed at twice
 REASSIGN_TICKS = 30  # slots of units still on the way are re-dealt this often
+PATH_WINDOW = 24  # cells of the group's path searched ahead of a unit's place each tick
+PATH_LEASH = 6.0  # unit lengths: farther from the path a unit follows the distance field
+FLOCK_EN_ROUTE = 0.5  # share of the rules' force (cohesion, alignment, separation) on the way
 
 
 @dataclass
@@ -51,6 +55,8 @@ class Group:
     speed: float  # the group's speed: its slowest member's cruise speed
     tick: int  # when it was ordered
     route_length: float  # route distance from the group's centre to the goal, world units
+    path: np.ndarray = None  # (K, 2) the group's route: cell centres from its centre to the goal
+    path_index: np.ndarray = None  # (m,) each member's place along the path
     arrived: np.ndarray = None  # (m,) bool
     best: np.ndarray = None  # (m,) smallest distance to go seen
     progress_tick: np.ndarray = None  # (m,) tick of the last progress
@@ -66,6 +72,7 @@ class Group:
         self.best = np.full(m, np.inf)
         self.progress_tick = np.full(m, self.tick)
         self.backing_until = np.full(m, -1)
+        self.path_index = np.zeros(m, dtype=np.intp)
 
 
 @dataclass
@@ -137,6 +144,18 @@ class Orders:
         p = state.pos[:n_ai]
         return np.flatnonzero((p[:, 0] >= x0) & (p[:, 0] <= x1) & (p[:, 1] >= y0) & (p[:, 1] <= y1))
 
+    def _path(self, fld: navigation.Field, start: np.ndarray) -> np.ndarray:
+        """The route from ``start`` down the field to the goal, as cell centres (K, 2)."""
+        grid = self.grid
+        cell = int(grid.cell_of(start[None, :])[0])
+        cells = [cell]
+        for _ in range(grid.n):
+            nxt = int(fld.next_cell[cells[-1]])
+            if nxt == cells[-1]:
+                break
+            cells.append(nxt)
+        return grid.centre(np.asarray(cells))
+
     def give(self, order: OrderSpec, state: State, tick: int) -> Group | None:
         """Form a group for ``order``; None when it selects nobody."""
         members = self.select(order, state)
@@ -167,6 +186,7 @@ class Orders:
             speed=float(self.units.cruise_speed[members].min()),
             tick=tick,
             route_length=route,
+            path=self._path(fld, centre),
         )
         self.groups[g.id] = g
         self.group_of[members] = g.id
@@ -176,7 +196,15 @@ class Orders:
     def _drop(self, gid: int, leaving: np.ndarray) -> None:
         g = self.groups[gid]
         keep = ~np.isin(g.members, leaving)
-        for name in ("members", "slots", "arrived", "best", "progress_tick", "backing_until"):
+        for name in (
+            "members",
+            "slots",
+            "arrived",
+            "best",
+            "progress_tick",
+            "backing_until",
+            "path_index",
+        ):
             setattr(g, name, getattr(g, name)[keep])
         if len(g.members) == 0:
             del self.groups[gid]
@@ -187,6 +215,7 @@ class Orders:
         self._grid = None
         for g in self.groups.values():
             g.field = self._field(g.goal)
+            self._new_path(g, state)
             blocked = ~self.grid.is_free(g.slots)
             if blocked.any():
                 spacing = self.scene.navigation.slot_spacing * float(self.units.length.max())
@@ -217,54 +246,72 @@ class Orders:
             left = np.stack([-fwd[:, 1], fwd[:, 0]], axis=1)
             cells = grid.cell_of(pos)
             to_go = g.field.dist[cells]
-            if (tick - g.tick) % REASSIGN_TICKS == 0:
-                self._fill_from_the_front(g, pos, ang, to_go)
-            to_slot = g.slots - pos
-            d_slot = np.hypot(*to_slot.T)
             arrive_r = nav.arrive_radius * L
-            near = d_slot < arrive_r
             # at the formation's edge a unit heads for its own slot instead of the goal itself
             form_r = float(np.hypot(*(g.slots - g.goal).T).max())
+            if (tick - g.tick) % REASSIGN_TICKS == 0:
+                close = to_go < 2.0 * form_r + arrive_r
+                self._deal_slots(g, pos, ang, to_go, close)
+            to_slot = g.slots - pos
+            d_slot = np.hypot(*to_slot.T)
+            near = d_slot < arrive_r
             approach = near | (to_go < 2.0 * form_r + arrive_r)
-            ahead = grid.centre(g.field.ahead(cells, nav.lookahead))
+            # Follow the group's one path (seed 001: a group does not split around a wall): each
+            # unit tracks its place along it, looking a few cells ahead; one pushed far off the
+            # path goes down the distance field instead.
+            K = len(g.path)
+            window = g.path_index[:, None] + np.arange(PATH_WINDOW)[None, :]
+            window = np.minimum(window, K - 1)
+            d_path = np.hypot(*(g.path[window] - pos[:, None, :]).transpose(2, 0, 1))
+            g.path_index = window[np.arange(len(idx)), np.argmin(d_path, axis=1)]
+            on_path = d_path.min(axis=1) < PATH_LEASH * L
+            follow = g.path[np.minimum(g.path_index + nav.lookahead, K - 1)]
+            descend = grid.centre(g.field.ahead(cells, nav.lookahead))
+            ahead = np.where(on_path[:, None], follow, descend)
             target = np.where(approach[:, None], g.slots, ahead)
             steer = seek_steer(target - pos, fwd, left)
 
             vc = u.cruise_speed[idx]
             v_fwd = np.einsum("ij,ij->i", vel, fwd)
+            v_lat = np.einsum("ij,ij->i", vel, left)
             speed = np.hypot(*vel.T)
             g.arrived |= (d_slot < ARRIVED_WITHIN * L) & (speed < 0.3 * g.speed)
             g.arrived &= d_slot < LEAVE_SLOT * L
-            # close to a slot that lies behind: back onto it instead of circling round
-            behind = near & (np.einsum("ij,ij->i", to_slot, fwd) < 0) & (d_slot < BACK_UP * L)
-            reverse_steer = seek_steer(to_slot, -fwd, -left)
-            steer = np.where(behind, reverse_steer, steer)
-            # slow down near the slot, and more when it is off the bow: at low speed the bow
-            # force turns the hull on the spot
-            bearing_cos = np.einsum("ij,ij->i", to_slot, fwd) / np.maximum(d_slot, 1e-9)
-            slow = np.where(
-                near, np.clip(np.where(behind, -bearing_cos, bearing_cos), 0.15, 1.0), 1.0
-            )
-            desired = g.speed * np.clip(d_slot / arrive_r, 0.0, 1.0) * slow
-            # queue: slow down behind a unit close ahead instead of ramming it
+
+            # On the way: seek the route at the group's speed, queueing behind slower units.
+            # (only units already pointing their way queue; one still turning keeps its speed)
             queue = np.clip((gap[idx] - QUEUE_GAP * L) / (QUEUE_GAP * L), 0.0, 1.0)
-            desired = np.where(approach, desired, np.minimum(desired, g.speed * queue))
-            desired = np.where(behind, -desired, desired)
-            desired = np.where(g.arrived, 0.0, desired)
-            throttle = np.sign(desired) * (desired / vc) ** 2 + BRAKE_GAIN * (desired - v_fwd) / vc
-            # slow units turn gently: at low speed the bow force mostly shoves the hull sideways
-            steer = steer * np.where(near, np.clip(2.0 * speed / g.speed, 0.3, 1.0), 1.0)
-            steer = np.where(g.arrived, 0.0, steer)  # on the slot: hold still
+            queue = np.where(np.abs(steer) < 1.0, queue, 1.0)
+            desired = g.speed * np.where(approach, 1.0, queue)
+            throttle = (desired / vc) ** 2 + BRAKE_GAIN * (desired - v_fwd) / vc
+            force = nav.seek * S * steer
+
+            # Near the slot (and on it): "arrive". The wanted velocity points at the slot and
+            # shrinks with the distance (e / ARRIVE_TIME, at most the group's speed); thrust and
+            # the bow force close the velocity error in the body frame, so a unit brakes, backs
+            # and side-steps onto its slot instead of circling it.
+            e_f = np.einsum("ij,ij->i", to_slot, fwd)
+            e_l = np.einsum("ij,ij->i", to_slot, left)
+            scale = np.minimum(1.0, g.speed * ARRIVE_TIME / np.maximum(d_slot, 1e-9))
+            want_f, want_l = e_f * scale / ARRIVE_TIME, e_l * scale / ARRIVE_TIME
+            mass = u.mass[idx]
+            f_fwd = mass * (want_f - v_fwd) / VELOCITY_TIME + u.drag_k[idx] * v_fwd * np.abs(v_fwd)
+            f_lat = mass * (want_l - v_lat) / VELOCITY_TIME
+            throttle = np.where(near, f_fwd / u.thrust[idx], throttle)
+            force = np.where(near, f_lat, force)
+
             # a unit that made no progress for a while backs off for a second (out of a corner,
             # off another unit's flank) before trying again
             backing = g.backing_until > tick
             throttle = np.where(backing, -0.6, throttle)
-            steer = np.where(backing, seek_steer(target - pos, -fwd, -left), steer)
+            # the bow force turns the hull whichever way it moves: backing with the bow swung
+            # toward the target comes out of the corner pointing the right way
+            force = np.where(backing, nav.seek * S * steer, force)
 
-            out.force[idx] = nav.seek * S * steer
+            out.force[idx] = force
             out.throttle[idx] = np.clip(throttle, -1.0, 1.0)
             # near the slot only the order steers: the flock's pull and push would fight it
-            out.flock_scale[idx] = np.where(near | g.arrived, 0.0, 1.0)
+            out.flock_scale[idx] = np.where(near, 0.0, FLOCK_EN_ROUTE)
 
             progress = np.minimum(to_go, d_slot)
             better = progress < g.best - 0.5 * grid.cell
@@ -273,24 +320,32 @@ class Orders:
             if g.arrived.all() and g.arrival_tick is None:
                 g.arrival_tick = tick
             stuck = ~g.arrived & (tick - g.progress_tick > stuck_ticks)
+            # only a unit that is not moving backs off; a slow one is queueing
+            pinned = stuck & (np.hypot(*vel.T) < 0.2 * g.speed)
             if stuck.any():
-                g.backing_until = np.where(stuck, tick + int(round(1.0 / dt)), g.backing_until)
+                g.backing_until = np.where(pinned, tick + int(round(1.0 / dt)), g.backing_until)
                 g.progress_tick = np.where(stuck, tick + int(round(1.0 / dt)), g.progress_tick)
                 g.backoffs += int(stuck.sum())
                 if tick - g.last_reroute > stuck_ticks:
                     self._reroute(g, state, tick)
         return out
 
-    def _fill_from_the_front(
-        self, g: Group, pos: np.ndarray, angle: np.ndarray, to_go: np.ndarray
+    def _new_path(self, g: Group, state: State) -> None:
+        """Route the group again from the centre of its members still on the way."""
+        on_way = ~g.arrived
+        pts = state.pos[g.members[on_way]] if on_way.any() else state.pos[g.members]
+        g.path = self._path(g.field, pts.mean(axis=0))
+        g.path_index[:] = 0
+
+    def _deal_slots(
+        self, g: Group, pos: np.ndarray, angle: np.ndarray, to_go: np.ndarray, close: np.ndarray
     ) -> None:
-        """Give the deepest free slots (farthest along the direction of travel) to the units
-        with the least route left, so the first to arrive do not block the way of the rest.
-        Units already near or on their slot keep it."""
-        nav = self.scene.navigation
+        """Re-deal the slots of the members not yet on theirs. Those still far from the
+        formation get the deepest slots (farthest along the direction of travel) in order of
+        route left, so the first to arrive do not block the way of the rest; those ``close``
+        (at the formation) share theirs by distance (Hungarian), preferring slots ahead."""
         L = self.units.length[g.members]
-        d_slot = np.hypot(*(g.slots - pos).T)
-        far = ~g.arrived & (d_slot > nav.arrive_radius * L)
+        far = ~g.arrived & ~close
         if far.sum() >= 2:
             who = np.flatnonzero(far)
             slots = g.slots[who]
@@ -298,8 +353,7 @@ class Orders:
             by_depth = np.lexsort((slots[:, 1], slots[:, 0], -depth))
             by_route = who[np.lexsort((who, to_go[who]))]
             g.slots[by_route] = slots[by_depth]
-        # units nearly there share the slots still free by distance (ahead of them preferred)
-        near = ~g.arrived & ~far
+        near = ~g.arrived & close
         if near.sum() >= 2:
             who = np.flatnonzero(near)
             slots = g.slots[who]
@@ -319,6 +373,7 @@ class Orders:
         cost = np.zeros(grid.n)
         np.add.at(cost, grid.cell_of(state.pos[stopped]), 4.0 * grid.cell)
         g.field = self._field(g.goal, cost)
+        self._new_path(g, state)
         g.reroutes += 1
         g.last_reroute = tick
         g.best[:] = np.inf

@@ -171,8 +171,11 @@ def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
         push,
         felt,
         (i, j, flock),
-        np.concatenate([flocking.gap_ahead(n_ai, i, f, s, dist, units.length[i]),
-                        np.full(units.n - n_ai, np.inf)]),
+        np.concatenate([
+            flocking.gap_ahead(n_ai, i, f, s, dist, units.length[i],
+                               np.einsum("ij,ij->i", st.vel[j], np.stack(
+                                   [np.cos(st.angle[i]), np.sin(st.angle[i])], axis=1))),
+            np.full(units.n - n_ai, np.inf)]),
     )  # fmt: skip
 
 

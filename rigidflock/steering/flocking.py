@@ -115,14 +115,22 @@ def separation(
 
 
 def gap_ahead(
-    n: int, i: np.ndarray, f: np.ndarray, s: np.ndarray, dist: np.ndarray, half_width_i: np.ndarray
+    n: int,
+    i: np.ndarray,
+    f: np.ndarray,
+    s: np.ndarray,
+    dist: np.ndarray,
+    half_width_i: np.ndarray,
+    forward_speed_j: np.ndarray,
 ) -> np.ndarray:
     """Distance from each unit to the nearest neighbour ahead of it (f > 0) inside a corridor
-    of ``half_width_i`` (P,) to either side; inf when the way is clear. (N,) world units.
+    of ``half_width_i`` (P,) to either side and not coming toward it (its velocity along the
+    looking unit's bow, ``forward_speed_j`` (P,), >= 0); inf when the way is clear. (N,).
 
-    Move orders use it to queue: a unit slows down behind a slower one instead of ramming it.
+    Move orders use it to queue: a unit slows down behind a slower one instead of ramming it;
+    oncoming units are left to separation, which turns both to starboard.
     """
     gap = np.full(n, np.inf)
-    ahead = (f > 0) & (np.abs(s) < half_width_i)
+    ahead = (f > 0) & (np.abs(s) < half_width_i) & (forward_speed_j >= 0)
     np.minimum.at(gap, i[ahead], dist[ahead])
     return gap

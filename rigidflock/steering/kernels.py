@@ -235,7 +235,8 @@ def pair_pass(
     coh (N, 2): sum of offsets to flockmates; ali (N, 2): sum of their velocities; cnt (N,) their
     number; sep (N,): summed separation command; nf (N,): units in the narrow cone ahead;
     flock (2P,): whether nbr[k] is in its row unit's flocking set; gap (N,): distance to the
-    nearest unit ahead in a corridor one length (``length`` (N,)) to either side, inf if none.
+    nearest unit ahead in a corridor one length (``length`` (N,)) to either side that is not
+    coming toward us, inf if none.
     """
     r2 = search_r * search_r
     for a in nb.prange(ptr.shape[0] - 1):
@@ -278,7 +279,8 @@ def pair_pass(
             if f > 0 and abs_s < f * front and dist <= lead_r[a]:
                 nfa += 1
             if f > 0 and abs_s < length[a] and dist < gap_a:
-                gap_a = dist
+                if vel[b, 0] * ca + vel[b, 1] * sa >= 0.0:  # going our way (not oncoming)
+                    gap_a = dist
         coh[a, 0] = cx
         coh[a, 1] = cy
         ali[a, 0] = ax_
