@@ -38,8 +38,21 @@ BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed), on the way
 QUEUE_GAP = 1.0  # unit lengths: full stop behind a unit this close ahead, full speed at twice
 REASSIGN_TICKS = 30  # slots of units still on the way are re-dealt this often
 PATH_WINDOW = 24  # cells of the group's path searched ahead of a unit's place each tick
-PATH_LEASH = 6.0  # unit lengths: farther from the path a unit follows the distance field
+PATH_LEASH = 20.0  # unit lengths: farther from the path a unit follows the distance field
 FLOCK_EN_ROUTE = 0.5  # share of the rules' force (cohesion, alignment, separation) on the way
+
+
+# the Group arrays with one row per member
+PER_MEMBER = (
+    "members",
+    "slots",
+    "arrived",
+    "best",
+    "progress_tick",
+    "backing_until",
+    "detour_until",
+    "path_index",
+)
 
 
 @dataclass
@@ -61,6 +74,7 @@ class Group:
     best: np.ndarray = None  # (m,) smallest distance to go seen
     progress_tick: np.ndarray = None  # (m,) tick of the last progress
     backing_until: np.ndarray = None  # (m,) a stuck unit reverses until this tick
+    detour_until: np.ndarray = None  # (m,) a stuck unit follows the distance field until then
     reroutes: int = 0
     backoffs: int = 0  # times a stuck unit backed off
     last_reroute: int = -(10**9)
@@ -72,6 +86,7 @@ class Group:
         self.best = np.full(m, np.inf)
         self.progress_tick = np.full(m, self.tick)
         self.backing_until = np.full(m, -1)
+        self.detour_until = np.full(m, -1)
         self.path_index = np.zeros(m, dtype=np.intp)
 
 
@@ -196,15 +211,7 @@ class Orders:
     def _drop(self, gid: int, leaving: np.ndarray) -> None:
         g = self.groups[gid]
         keep = ~np.isin(g.members, leaving)
-        for name in (
-            "members",
-            "slots",
-            "arrived",
-            "best",
-            "progress_tick",
-            "backing_until",
-            "path_index",
-        ):
+        for name in PER_MEMBER:
             setattr(g, name, getattr(g, name)[keep])
         if len(g.members) == 0:
             del self.groups[gid]
@@ -264,7 +271,7 @@ class Orders:
             window = np.minimum(window, K - 1)
             d_path = np.hypot(*(g.path[window] - pos[:, None, :]).transpose(2, 0, 1))
             g.path_index = window[np.arange(len(idx)), np.argmin(d_path, axis=1)]
-            on_path = d_path.min(axis=1) < PATH_LEASH * L
+            on_path = (d_path.min(axis=1) < PATH_LEASH * L) & (g.detour_until <= tick)
             follow = g.path[np.minimum(g.path_index + nav.lookahead, K - 1)]
             descend = grid.centre(g.field.ahead(cells, nav.lookahead))
             ahead = np.where(on_path[:, None], follow, descend)
@@ -319,12 +326,16 @@ class Orders:
             g.progress_tick = np.where(better | g.arrived, tick, g.progress_tick)
             if g.arrived.all() and g.arrival_tick is None:
                 g.arrival_tick = tick
+            # Stuck: no progress for stuck_seconds while standing still (not merely queueing).
+            # The unit backs off for a second, then takes the distance field, re-searched with
+            # the cells under stopped units made costly, for a while; the group keeps its path.
             stuck = ~g.arrived & (tick - g.progress_tick > stuck_ticks)
-            # only a unit that is not moving backs off; a slow one is queueing
-            pinned = stuck & (np.hypot(*vel.T) < 0.2 * g.speed)
+            stuck &= speed < 0.2 * g.speed
             if stuck.any():
-                g.backing_until = np.where(pinned, tick + int(round(1.0 / dt)), g.backing_until)
-                g.progress_tick = np.where(stuck, tick + int(round(1.0 / dt)), g.progress_tick)
+                one_second = int(round(1.0 / dt))
+                g.backing_until = np.where(stuck, tick + one_second, g.backing_until)
+                g.detour_until = np.where(stuck, tick + stuck_ticks, g.detour_until)
+                g.progress_tick = np.where(stuck, tick + one_second, g.progress_tick)
                 g.backoffs += int(stuck.sum())
                 if tick - g.last_reroute > stuck_ticks:
                     self._reroute(g, state, tick)
@@ -366,18 +377,16 @@ class Orders:
             g.slots[who[rows]] = slots[cols]
 
     def _reroute(self, g: Group, state: State, tick: int) -> None:
-        """Make the cells under stopped units costly and search the group's route again."""
+        """Search the distance field again with the cells under stopped units made costly
+        (the way round for units that are stuck; the group path stays)."""
         grid = self.grid
         speed = np.hypot(*state.vel[: self.units.n_ai].T)
         stopped = np.flatnonzero(speed < 0.2 * g.speed)
         cost = np.zeros(grid.n)
         np.add.at(cost, grid.cell_of(state.pos[stopped]), 4.0 * grid.cell)
         g.field = self._field(g.goal, cost)
-        self._new_path(g, state)
         g.reroutes += 1
         g.last_reroute = tick
-        g.best[:] = np.inf
-        g.progress_tick = np.maximum(g.progress_tick, tick)
 
     def summary(self) -> list[dict]:
         """Per group: units, arrived, arrival tick, route length, re-routes."""
