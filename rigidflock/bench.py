@@ -57,6 +57,48 @@ spawn = {{ center = [{side / 2}, {side / 2}], radius = {r} }}
     )
 
 
+def bench_orders_scene(n: int) -> Scene:
+    """The benchmark world with every unit under a move order: four orders, one per quadrant,
+    each sending its quadrant's units to the opposite quadrant."""
+    base = bench_scene(n)
+    side = base.world.size[0]
+    q = side / 4
+    orders = []
+    for qx, qy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        x0, y0 = qx * side / 2, qy * side / 2
+        gx, gy = (1 - qx) * side / 2 + q + 30.0, (1 - qy) * side / 2 + q + 30.0
+        orders.append(
+            f"[[orders]]\nselect = {{ rect = [{x0}, {y0}, {x0 + side / 2}, {y0 + side / 2}] }}\n"
+            f"goal = [{gx}, {gy}]"
+        )
+    text = base.text + "\n[navigation]\ncell = 8.0\n" + "\n".join(orders) + "\n"
+    return parse_scene(text, f"<bench orders {n}>")
+
+
+def bench_orders(n: int, ticks: int, warmup: int) -> dict:
+    """Ticks per second with every unit under orders, and the route searches' time."""
+    from .sim import Simulation
+
+    sim = Simulation(bench_orders_scene(n))
+    for _ in range(warmup):
+        sim.step()
+    t0 = time.perf_counter()
+    for _ in range(ticks):
+        sim.step()
+    tick = (time.perf_counter() - t0) / ticks
+    o = sim.orders
+    return {
+        "units": n,
+        "orders": len(sim.scene.orders),
+        "ticks_per_second": 1.0 / tick,
+        "tick_seconds": tick,
+        "route_searches": o.searches,
+        "route_search_seconds": o.search_seconds,
+        "route_search_seconds_each": o.search_seconds / max(o.searches, 1),
+        "grid_cells": o.grid.n,
+    }
+
+
 def _obstacle_lattice(n: int, side: float) -> str:
     """One obstacle (radius 8) per 200 units on a regular lattice over the world."""
     k = max(1, int(round(np.sqrt(n / 200))))
@@ -119,23 +161,29 @@ def bench_one(n: int, ticks: int, warmup: int) -> dict:
     }
 
 
-def _child(n, ticks, warmup, queue):
+def _child(n, ticks, warmup, queue, kind="flock"):
     try:
-        queue.put(bench_one(n, ticks, warmup))
+        queue.put(
+            bench_one(n, ticks, warmup) if kind == "flock" else bench_orders(n, ticks, warmup)
+        )
     except BaseException as e:  # report, never hang the parent
         queue.put({"units": n, "error": f"{type(e).__name__}: {e}"})
 
 
-def run_bench(sizes, ticks: int, warmup: int, progress=None) -> list[dict]:
-    """Each size in a fresh process; ``progress(result)`` after each."""
+def run_bench(sizes, ticks: int, warmup: int, progress=None, orders: int = 0) -> list[dict]:
+    """Each size in a fresh process; ``progress(result)`` after each. With ``orders`` > 0, one
+    more run: that many units under move orders (its row has ``"scenario": "orders"``; the
+    others ``"scenario": "flock"``)."""
     ctx = mp.get_context("spawn")
     results = []
-    for n in sizes:
+    jobs = [(n, "flock") for n in sizes] + ([(orders, "orders")] if orders else [])
+    for n, kind in jobs:
         queue = ctx.Queue()
-        proc = ctx.Process(target=_child, args=(n, ticks, warmup, queue))
+        proc = ctx.Process(target=_child, args=(n, ticks, warmup, queue, kind))
         proc.start()
         result = queue.get()
         proc.join()
+        result["scenario"] = kind
         results.append(result)
         if progress is not None:
             progress(result)
@@ -150,6 +198,14 @@ def format_table(results: list[dict]) -> str:
     )
     lines = [head, " " * 47 + "(ms per tick)"]
     for r in results:
+        if r.get("scenario") == "orders" and "error" not in r:
+            lines.append(
+                f"orders: {r['units']} units under {r['orders']} move orders: "
+                f"{r['ticks_per_second']:.0f} ticks/s; route searches: {r['route_searches']} "
+                f"(one per order, plus re-routes), {r['route_search_seconds_each'] * 1e3:.1f} ms "
+                f"each over {r['grid_cells']} cells"
+            )
+            continue
         if "error" in r:
             lines.append(f"{r['units']:>7} failed: {r['error']}")
             continue
@@ -170,7 +226,7 @@ def plot(results: list[dict], path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ok = [r for r in results if "error" not in r]
+    ok = [r for r in results if "error" not in r and r.get("scenario") != "orders"]
     units = [r["units"] for r in ok]
     fig, ax = plt.subplots(figsize=(6.4, 4.4), dpi=120)
     ax.loglog(units, [r["ticks_per_second"] for r in ok], "o-", label="rigidflock tick")

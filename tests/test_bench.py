@@ -77,10 +77,18 @@ def test_bench_command_writes_json_and_plot(tmp_path, capsys):
     from rigidflock.cli import main
 
     out, png = tmp_path / "b.json", tmp_path / "b.png"
-    args = ["bench", "--units", "100,300", "--ticks", "10", "--warmup", "2"]
+    args = ["bench", "--units", "100,300", "--ticks", "10", "--warmup", "2", "--orders", "150"]
     assert main([*args, "--json", str(out), "--plot", str(png)]) == 0
     data = json.loads(out.read_text())
-    assert [r["units"] for r in data] == [100, 300]
+    assert [(r["units"], r["scenario"]) for r in data] == [
+        (100, "flock"),
+        (300, "flock"),
+        (150, "orders"),
+    ]
+    orders = data.pop()
+    # one route search per order (four quadrants), not per unit; re-routes may add a few
+    assert 4 <= orders["route_searches"] < 150
+    assert orders["ticks_per_second"] > 0
     for r in data:
         assert r["ticks_per_second"] > 0 and r["ratio"] > 1
         assert set(r) >= {"tick_seconds", "physics_step_seconds", "split", "bytes_per_unit"}
