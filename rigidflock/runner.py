@@ -66,12 +66,23 @@ def run_scene(
     trace_path: str | Path | None = None,
     trace_every: int = 1,
     progress=None,
+    record_path: str | Path | None = None,
+    record_precision: str = "compact",
 ) -> RunResult:
     """Run ``scene`` headless for ``ticks`` ticks. ``progress``: optional callable(ticks_done).
-    Output files appear only when the run completes. Raises RunFailed on a non-finite state."""
+    Output files appear only when the run completes. Raises RunFailed on a non-finite state.
+
+    ``record_path``: write a replay there as the run goes (see :mod:`rigidflock.replay`); unlike
+    the other outputs it is written in place, chunk by chunk, so a run that fails or is killed
+    leaves the ticks recorded so far (the file then reads as cut short)."""
     sim = Simulation(scene, seed=seed)
     acc = RunMetrics(sim.box, flock_link(scene))
     with contextlib.ExitStack() as stack:
+        recorder = None
+        if record_path is not None:
+            from .replay import Recorder
+
+            recorder = stack.enter_context(Recorder(record_path, sim, precision=record_precision))
         tracer = None
         if trace_path is not None:
             fh = stack.enter_context(atomic_open(trace_path, "w", encoding="utf-8", newline=""))
@@ -80,6 +91,8 @@ def run_scene(
         start = time.perf_counter()
         for k in range(1, ticks + 1):
             events = sim.step()
+            if recorder is not None:
+                recorder.record(None, events)
             st = sim.state
             if not (np.isfinite(st.pos).all() and np.isfinite(st.vel).all()):
                 raise RunFailed(f"non-finite unit state at tick {st.tick}")

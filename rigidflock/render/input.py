@@ -47,13 +47,14 @@ KEY_HELP = (
     ("A / shift+A", "view arc of the unit under the cursor / all"),
     ("E  N  T", "feelers / neighbour links / intercept targets"),
     ("S", "save a screenshot (PNG, current directory)"),
+    ("R", "start / stop recording a replay (timestamped file)"),
     ("H  ?", "this help;  Esc  quit"),
 )
 
 
 class Controls:
     """The viewer's input state. ``key_press`` returns a viewer action or None:
-    ``"step"``, ``"fit"``, ``"screenshot"``, ``"quit"``."""
+    ``"step"``, ``"fit"``, ``"screenshot"``, ``"record"``, ``"quit"``."""
 
     def __init__(self, player_control: str | None = None, overlays: Overlays | None = None):
         self.player_control = player_control  # the scene's player control, None: no player
@@ -115,6 +116,8 @@ class Controls:
             o.targets = not o.targets
         elif symbol == key.S:
             return "screenshot"
+        elif symbol == key.R:
+            return "record"
         elif symbol in (key.H, key.QUESTION) or (symbol == key.SLASH and shift):
             o.help = not o.help
         elif symbol == key.ESCAPE:

@@ -6,10 +6,16 @@ last two ticks. When ticks cannot keep up, the viewer runs fewer (at most ~30 ms
 frame) and the HUD's ticks/s shows it, rather than freezing. Every tick's input is a
 :class:`~rigidflock.sim.Command` built by :class:`~rigidflock.render.input.Controls` (rule switches
 included); ``on_command(tick, command)`` sees each one (a recorder can hook in there).
+
+Recording: ``R`` (or :meth:`start_recording`) writes a replay from the current tick on into a
+timestamped file; every command since the viewer started is kept (only the non-default ones, a
+few bytes each) and goes into the file's header, so a recording started mid-run still re-simulates
+from tick 0 (``rigidflock verify``). ``R`` again, Esc or closing the window ends the file.
 """
 
 from __future__ import annotations
 
+import datetime
 import time
 from collections import deque
 from collections.abc import Callable
@@ -17,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..replay import command_matters
 from ..sim import Command, Simulation
 from .backend import key, make_window, mouse, pyglet
 from .camera import Camera, fit_camera, side_panel_width
@@ -106,6 +113,9 @@ class Viewer:
         self.closed = False
         self.frame_ms = 0.0  # time to build and draw the last frame
         self.tick_budget = TICK_BUDGET
+        self.recorder = None  # a rigidflock.replay.Recorder while recording
+        self.record_precision = "compact"
+        self.input_log: list[tuple[int, Command]] = []  # non-default commands since the start
 
     # -- simulation ---------------------------------------------------------------------------
 
@@ -116,7 +126,12 @@ class Viewer:
         self._prev = (st.pos.copy(), st.angle.copy())
         if self.on_command is not None:
             self.on_command(self.sim.tick, command)
-        self.sim.step(command)
+        tick = self.sim.tick
+        events = self.sim.step(command)
+        if command_matters(command):
+            self.input_log.append((tick, command))
+        if self.recorder is not None:
+            self.recorder.record(command, events)
         self._tps.add(time.perf_counter())
         if self.pause_at is not None and self.sim.tick >= self.pause_at:
             self.controls.paused = True
@@ -184,6 +199,8 @@ class Viewer:
                 pending=c.pending,
                 driving=c.driving,
             )
+            if self.recorder is not None:
+                self._hud.status.append(("REC", self.recorder.path.name))
             self._hud_time = now
         return self._hud
 
@@ -211,6 +228,39 @@ class Viewer:
         print(f"rigidflock: saved {path}")
         return path
 
+    # -- recording ----------------------------------------------------------------------------
+
+    def start_recording(self, path: str | Path | None = None) -> Path:
+        """Record a replay from now on (default: a timestamped file in ``screenshot_dir``)."""
+        from ..replay import Recorder
+
+        self.stop_recording()
+        if path is None:
+            stem = Path(str(self.sim.scene.source)).stem or "rigidflock"
+            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+            path = self.screenshot_dir / f"rigidflock-{stem}-{stamp}.rfr"
+        self.recorder = Recorder(
+            path, self.sim, precision=self.record_precision, prelude=self.input_log
+        )
+        self._hud = None
+        print(f"rigidflock: recording to {path}")
+        return Path(path)
+
+    def stop_recording(self) -> Path | None:
+        """End the recording, if one runs; returns its file."""
+        rec, self.recorder = self.recorder, None
+        if rec is None:
+            return None
+        rec.close()
+        self._hud = None
+        print(f"rigidflock: saved replay {rec.path} ({rec.ticks} ticks)")
+        return rec.path
+
+    def toggle_recording(self) -> Path | None:
+        if self.recorder is not None:
+            return self.stop_recording()
+        return self.start_recording()
+
     def fit(self) -> None:
         self.camera = fit_camera(self.sim.scene.world.size, self.window.get_size())
 
@@ -231,6 +281,8 @@ class Viewer:
             self.fit()
         elif action == "screenshot":
             self.save_screenshot()
+        elif action == "record":
+            self.toggle_recording()
         elif action == "quit":
             self.close()
         return pyglet.event.EVENT_HANDLED
@@ -260,6 +312,7 @@ class Viewer:
     def close(self) -> None:
         if not self.closed:
             self.closed = True
+            self.stop_recording()
             self.window.close()
             pyglet.app.exit()
 
