@@ -270,6 +270,13 @@ def _summary(result) -> str:
         f"wall {m['wall_contacts']}, player {f(m['player_contacts'], 'd')}"
         + (f" (first at tick {first})" if first is not None else ""),
     ]
+    for g in m.get("orders", []):
+        when = f"all at tick {g['arrival_tick']}" if g["arrival_tick"] is not None else "not all"
+        lines.append(
+            f"  order group {g['group']} (tick {g['tick']}): {g['arrived']}/{g['units']} on their "
+            f"slots, {when}; route {g['route_length']:.0f} at {g['speed']:.1f}/s, "
+            f"{g['reroutes']} re-routes"
+        )
     return "\n".join(lines)
 
 

@@ -104,6 +104,10 @@ def run_scene(
         wall = time.perf_counter() - start
     acc.finish()
     summary = acc.summary(sim.units.has_player)
+    if sim.scene.orders or sim.orders.groups:
+        summary["orders"] = sim.orders.summary()
+        summary["route_searches"] = sim.orders.searches
+        summary["route_search_seconds"] = sim.orders.search_seconds
     result = RunResult(scene, sim.seed, ticks, sim.units.n_ai, wall, summary)
     if metrics_path is not None:
         write_json(metrics_path, result.as_json())

@@ -231,3 +231,15 @@ def test_bad_rts_input_is_one_clear_line(tmp_path, capsys, text, field):
     assert main(["run", str(p), "--ticks", "5"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad.toml" in err[0] and field in err[0], err
+
+
+def test_run_reports_orders_in_metrics(tmp_path, capsys):
+    import json
+
+    out = tmp_path / "m.json"
+    scene = ROOT / "scenes" / "rts_doorway.toml"
+    assert main(["run", str(scene), "--ticks", "200", "--metrics", str(out)]) == 0
+    m = json.loads(out.read_text())["metrics"]
+    assert [g["units"] for g in m["orders"]] == [30]
+    assert m["route_searches"] >= 1
+    assert "order group 0" in capsys.readouterr().out
