@@ -952,6 +952,23 @@ def _parse_walls(ctx: _Ctx, data: dict, geo: _Geo) -> tuple[WallSpec, ...]:
     return tuple(out)
 
 
+def _as_rect(ctx: _Ctx, value: Any, path: str) -> tuple[float, float, float, float] | None:
+    """``[x0, y0, x1, y1]`` with x1 > x0 and y1 > y0, or None after an error."""
+    if (
+        not isinstance(value, list)
+        or len(value) != 4
+        or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)
+        or not all(math.isfinite(v) for v in value)
+    ):
+        ctx.error(path, f"must be 4 finite numbers [x0, y0, x1, y1], got {_desc(value)}")
+        return None
+    x0, y0, x1, y1 = map(float, value)
+    if not (x1 > x0 and y1 > y0):
+        ctx.error(path, f"needs x1 > x0 and y1 > y0, got {_desc(value)}")
+        return None
+    return x0, y0, x1, y1
+
+
 def _parse_building(ctx: _Ctx, t: dict, path: str, geo: _Geo) -> BuildingSpec | None:
     """One building table: ``rect = [x0, y0, x1, y1]`` or ``polygon = [[x, y], ...]``."""
     from .shapes import ccw, is_convex, rect_polygon
@@ -962,20 +979,10 @@ def _parse_building(ctx: _Ctx, t: dict, path: str, geo: _Geo) -> BuildingSpec | 
         return None
     mark = ctx.mark()
     if "rect" in t:
-        r = t["rect"]
-        if (
-            not isinstance(r, list)
-            or len(r) != 4
-            or any(isinstance(v, bool) or not isinstance(v, int | float) for v in r)
-            or not all(math.isfinite(v) for v in r)
-        ):
-            ctx.error(f"{path}.rect", f"must be 4 finite numbers [x0, y0, x1, y1], got {_desc(r)}")
+        rect = _as_rect(ctx, t["rect"], f"{path}.rect")
+        if rect is None:
             return None
-        x0, y0, x1, y1 = map(float, r)
-        if not (x1 > x0 and y1 > y0):
-            ctx.error(f"{path}.rect", f"needs x1 > x0 and y1 > y0, got {_desc(r)}")
-            return None
-        poly = rect_polygon(x0, y0, x1, y1)
+        poly = rect_polygon(*rect)
     else:
         points = _vec2_list(ctx, t, "polygon", path)
         if not ctx.ok_since(mark) or points is None:
@@ -1096,19 +1103,8 @@ def _parse_select(ctx: _Ctx, t: dict, path: str, families, unit_count: int) -> S
             ctx.error(f"{p}.ids", f"no unit {out_of_range[0]}: ids run from 0 to {unit_count - 1}")
             return None
         return SelectSpec(ids=tuple(sorted(set(v))))
-    if (
-        not isinstance(v, list)
-        or len(v) != 4
-        or any(isinstance(x, bool) or not isinstance(x, int | float) for x in v)
-        or not all(math.isfinite(x) for x in v)
-    ):
-        ctx.error(f"{p}.rect", f"must be 4 finite numbers [x0, y0, x1, y1], got {_desc(v)}")
-        return None
-    x0, y0, x1, y1 = map(float, v)
-    if not (x1 > x0 and y1 > y0):
-        ctx.error(f"{p}.rect", f"needs x1 > x0 and y1 > y0, got {_desc(v)}")
-        return None
-    return SelectSpec(rect=(x0, y0, x1, y1))
+    rect = _as_rect(ctx, v, f"{p}.rect")
+    return None if rect is None else SelectSpec(rect=rect)
 
 
 def _parse_orders(ctx: _Ctx, data: dict, geo: _Geo, groups) -> tuple[OrderSpec, ...]:

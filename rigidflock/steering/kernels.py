@@ -410,36 +410,27 @@ def unit_pass(
             clearance = 0.5 * width[u] + 0.5 * length[u]
             cx = min(max(int((pos[u, 0] - o_origin[0]) / o_cell[0]), 0), ncx - 1)
             cy = min(max(int((pos[u, 1] - o_origin[1]) / o_cell[1]), 0), ncy - 1)
-            for oyy in offy:
-                y = cy + oyy
-                if wrap:
-                    y %= ncy
-                elif y < 0 or y >= ncy:
-                    continue
-                for oxx in offx:
-                    x = cx + oxx
+            cells = np.empty(9, np.int64)
+            nc = _neighbour_cells(cx, cy, ncx, ncy, offx, offy, wrap, cells)
+            for k in range(nc):
+                cell = cells[k]
+                for q in range(o_start[cell], o_start[cell + 1]):
+                    o = o_items[q]
+                    ax = obs[o, 0] - pos[u, 0]
+                    ay = obs[o, 1] - pos[u, 1]
                     if wrap:
-                        x %= ncx
-                    elif x < 0 or x >= ncx:
+                        ax = _fold(ax, size_w)
+                        ay = _fold(ay, size_h)
+                    ahead = ax * hx + ay * hy
+                    if ahead <= 0 or ahead >= feeler:
                         continue
-                    cell = y * ncx + x
-                    for q in range(o_start[cell], o_start[cell + 1]):
-                        o = o_items[q]
-                        ax = obs[o, 0] - pos[u, 0]
-                        ay = obs[o, 1] - pos[u, 1]
-                        if wrap:
-                            ax = _fold(ax, size_w)
-                            ay = _fold(ay, size_h)
-                        ahead = ax * hx + ay * hy
-                        if ahead <= 0 or ahead >= feeler:
-                            continue
-                        if abs(ax * hy - ay * hx) >= obs[o, 2] + clearance:
-                            continue
-                        dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
-                        total += -(1.0 if ax * lx + ay * ly >= 0 else -1.0) * feeler / dist
-                        if dist < best:
-                            best = dist
-                            felt[u] = o
+                    if abs(ax * hy - ay * hx) >= obs[o, 2] + clearance:
+                        continue
+                    dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
+                    total += -(1.0 if ax * lx + ay * ly >= 0 else -1.0) * feeler / dist
+                    if dist < best:
+                        best = dist
+                        felt[u] = o
             if walls:
                 for axis in range(2):
                     hv = hx if axis == 0 else hy
