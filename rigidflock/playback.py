@@ -8,6 +8,10 @@ the same code as a live one. The steering overlays (feelers, neighbour links, ai
 force) are recomputed from the stored state by the steering rules; no physics runs. For compact
 files that state is the fixed-point one, so those overlays can differ from the live run's in the
 last digits. numpy only: no pyglet here.
+
+The static world is the scene's: walls, and the buildings standing at a tick, those of the scene
+plus those its ``[[events]]`` and the recorded commands (``add_buildings``) placed on earlier
+ticks. Move orders (groups, slots, routes) are not rebuilt: that would need the physics run.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ class TickView:
     player_command: tuple[float, float]
     tick: int
     events: dict | None
+    buildings: tuple[np.ndarray, ...] = ()  # (K, 2) convex polygons standing at this tick
 
     @property
     def box(self):
@@ -70,6 +75,7 @@ class Playback:
         self.obstacles = template.obstacles
         self.inputs = reader.inputs()
         self._switches = self._rule_switches(self.scene.rules)
+        self._placed = self._buildings_placed()
         sc = self.scene
         size = np.asarray(sc.world.size, float)
         world = SteeringWorld(
@@ -106,6 +112,20 @@ class Playback:
                 out.append((tick + 1, rules))
         return out
 
+    def _buildings_placed(self) -> list[tuple[int, np.ndarray]]:
+        """(tick, polygon) of every building placed during the run: the scene's events and the
+        recorded commands. A building placed at tick t stands in the state of tick t + 1."""
+        out = [(e.tick, e.add_building.polygon) for e in self.scene.events]
+        for tick in sorted(self.inputs):
+            for b in getattr(self.inputs[tick], "add_buildings", ()) or ():
+                out.append((tick, b.polygon))
+        return [(t, np.asarray(p, dtype=float)) for t, p in sorted(out, key=lambda tp: tp[0])]
+
+    def buildings_at(self, tick: int) -> tuple[np.ndarray, ...]:
+        """The buildings standing in the state of ``tick``: (K, 2) polygons."""
+        fixed = [np.asarray(b.polygon, dtype=float) for b in self.scene.buildings]
+        return tuple(fixed + [p for t, p in self._placed if t < tick])
+
     def rules_at(self, tick: int):
         rules = self._switches[0][1]
         for t, r in self._switches:
@@ -123,6 +143,7 @@ class Playback:
         return TickView(
             self.scene, self.units, self.obstacles, st, steering, rules,
             self.reader.player_command(tick), tick, self.reader.events(tick),
+            self.buildings_at(tick),
         )  # fmt: skip
 
     def frame(self, tick: int, vectors: bool = True):

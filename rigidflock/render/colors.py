@@ -30,6 +30,17 @@ OBSTACLE_FILL = (38, 45, 58, 255)
 OBSTACLE_RIM = (150, 165, 190, 255)
 WORLD_EDGE = {"wrap": (70, 82, 105, 255), "walls": (200, 205, 215, 255), "open": (45, 52, 66, 255)}
 GRID = (24, 29, 40, 255)
+WALL = (178, 184, 198, 255)
+BUILDING_FILL = (62, 57, 50, 255)
+BUILDING_RIM = (196, 170, 128, 255)
+
+# RTS: the viewer's selection and move orders.
+SELECTION = (120, 255, 140, 255)  # the ring round a selected unit
+ROUTE = (105, 225, 125, 255)  # a selected group's route ahead, ending in a cross at the goal
+SLOT_ALPHA = 120  # formation slots: hollow squares in their unit's colour
+SLOT_SELECTED_ALPHA = 235
+MARQUEE = (120, 255, 140, 200)  # the drag rectangle
+MARQUEE_FILL = (120, 255, 140, 30)
 
 # Overlays.
 VELOCITY = (235, 235, 240, 255)

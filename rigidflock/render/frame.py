@@ -4,6 +4,9 @@ Drawing reads only a :class:`Frame`, never the Simulation, so anything that has 
 run through :func:`frame_from_sim`, a stored replay state) draws the same way. Optional fields are
 ``None`` when a source lacks them; the overlays that need them are then not drawn.
 
+The static world (``walls``, ``buildings``) and move orders (``group``, ``slots``, ``paths``) are
+plain arrays too; ``selected`` is the viewer's selection (a mask), set by whoever draws.
+
 Overlay vectors (``vectors``) are drawn anchored at the (possibly interpolated) unit position, so
 they are stored relative to it: ``feeler`` is the feeler offset, ``forces`` hold an anchor offset
 and a vector per force. ``target`` and ``pairs`` are absolute / index based.
@@ -78,6 +81,17 @@ class Frame:
     target: np.ndarray | None = None  # (N, 2) aim point, NaN when none
     pairs: tuple[np.ndarray, np.ndarray] | None = None  # (i, j) neighbour links
     view: ViewModel | None = None
+    # The static world: walls (W, 5) x0, y0, x1, y1, thickness; buildings: convex polygons (K, 2)
+    walls: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)))
+    buildings: tuple[np.ndarray, ...] = ()
+    # Move orders: each unit's group id (-1: none); every member's formation slot (S, 2) and
+    # whose it is (S,) unit rows; each group's route ahead (K, 2) with its group id (P,)
+    group: np.ndarray | None = None
+    slots: np.ndarray | None = None
+    slot_unit: np.ndarray | None = None
+    paths: tuple[np.ndarray, ...] = ()
+    path_group: np.ndarray | None = None
+    selected: np.ndarray | None = None  # (N,) bool: the viewer's selection
 
     @property
     def n(self) -> int:
@@ -119,9 +133,56 @@ def vehicle_vectors(angle, vel, omega, throttle, bow_force, units) -> dict:
     }
 
 
-def frame_from_sim(sim, vectors: bool = True) -> Frame:
+def walls_array(walls) -> np.ndarray:
+    """Scene :class:`~rigidflock.scene.WallSpec` s -> (W, 5) x0, y0, x1, y1, thickness."""
+    rows = [(*w.start, *w.end, w.thickness) for w in walls]
+    return np.asarray(rows, float).reshape(-1, 5)
+
+
+def order_arrays(orders, n: int, selected=None) -> dict:
+    """The Frame fields of move orders from an :class:`~rigidflock.orders.Orders`: each unit's
+    group, every member's slot, and each group's route from its members' place on it on.
+    ``selected`` (unit rows or a mask): only the routes of groups with a selected member."""
+    group = np.full(n, -1, np.intp)
+    gof = np.asarray(orders.group_of)
+    group[: len(gof)] = gof[:n]
+    groups = list(orders.groups.values())
+    if not groups:
+        return {"group": group}
+    slots = np.concatenate([np.asarray(g.slots, float).reshape(-1, 2) for g in groups])
+    slot_unit = np.concatenate([np.asarray(g.members, np.intp) for g in groups])
+    paths, path_group = [], []
+    chosen = None
+    if selected is not None:
+        sel = np.asarray(selected)
+        rows = np.flatnonzero(sel) if sel.dtype == bool else sel.astype(np.intp)
+        chosen = set(np.unique(group[rows[(rows >= 0) & (rows < n)]]).tolist())
+    for g in groups:
+        if g.path is None or len(g.path) == 0 or (chosen is not None and g.id not in chosen):
+            continue
+        start = int(np.min(g.path_index)) if g.path_index is not None and len(g.path_index) else 0
+        path = np.asarray(g.path, float)[min(start, len(g.path) - 1) :]
+        if g.arrived is not None and len(g.arrived) and g.arrived.all():
+            continue  # there: no route left to show
+        paths.append(path)
+        path_group.append(g.id)
+    return {
+        "group": group,
+        "slots": slots,
+        "slot_unit": slot_unit,
+        "paths": tuple(paths),
+        "path_group": np.asarray(path_group, np.intp),
+    }
+
+
+def frame_from_sim(sim, vectors: bool = True, selected=None) -> Frame:
     """A Simulation's current state as a :class:`Frame` (the adapter; drawing never sees ``sim``).
-    ``vectors=False`` leaves out the force vectors (saves their computation when not drawn)."""
+    ``vectors=False`` leaves out the force vectors (saves their computation when not drawn).
+    ``selected``: the viewer's selection (unit rows), outlined, and only its groups' routes;
+    None (no viewer: screenshots, scripts): every group's route (slots are always drawn).
+
+    ``sim`` may also be a stored tick (:class:`~rigidflock.playback.TickView`): without
+    ``orders`` it gives ``buildings`` itself (or the scene's), and no order overlays."""
     u, st, steer, r = sim.units, sim.state, sim.steering, sim.rules
     leader = np.asarray(st.leader, bool) if len(st.leader) == u.n else np.zeros(u.n, bool)
     throttle = np.ones(u.n)
@@ -133,6 +194,21 @@ def frame_from_sim(sim, vectors: bool = True) -> Frame:
         throttle[-1] = t
         bow = bow.copy()
         bow[-1] = s * u.max_steer[-1]
+    orders = getattr(sim, "orders", None)
+    if orders is not None:
+        buildings = tuple(np.asarray(b, float) for b in orders.buildings)
+        extra = order_arrays(orders, u.n, selected)
+    else:
+        found = getattr(sim, "buildings", None)
+        if found is None:
+            found = [b.polygon for b in sim.scene.buildings]
+        buildings = tuple(np.asarray(b, float) for b in found)
+        extra = {}
+    mask = None
+    if selected is not None:
+        rows = np.asarray(selected, np.intp).reshape(-1)
+        mask = np.zeros(u.n, bool)
+        mask[rows[(rows >= 0) & (rows < u.n)]] = True
     return Frame(
         size=tuple(float(v) for v in sim.scene.world.size),
         bounds=sim.scene.world.bounds,
@@ -155,6 +231,10 @@ def frame_from_sim(sim, vectors: bool = True) -> Frame:
             u.length * getattr(r.radius_factor, r.view),
             view_half_angle(r.view, r.back_view_angle_factor, r.front_view_angle_factor),
         ),
+        walls=walls_array(sim.scene.walls),
+        buildings=buildings,
+        selected=mask,
+        **extra,
     )
 
 

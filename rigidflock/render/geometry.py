@@ -213,3 +213,78 @@ def circle_lines(centers, radii, segments: int = 32) -> np.ndarray:
     r = np.broadcast_to(np.asarray(radii, float), (len(centers),))
     pts = centers[:, None, :] + r[:, None, None] * _unit_circle(segments)[None]
     return np.stack([pts[:, :-1], pts[:, 1:]], axis=2).reshape(-1, 2).astype(np.float32)
+
+
+def thick_segments(a, b, width, extend: float = 0.0) -> np.ndarray:
+    """Segments a[k] -> b[k] drawn ``width`` wide (scalar or (K,)) as two triangles each, each
+    end pushed out by ``extend`` times the half width (1: square caps that close corners):
+    (K * 6, 2)."""
+    a = np.asarray(a, float).reshape(-1, 2)
+    b = np.asarray(b, float).reshape(-1, 2)
+    d = b - a
+    n = np.hypot(d[:, 0], d[:, 1])
+    u = d / np.maximum(n, 1e-12)[:, None]
+    h = 0.5 * np.broadcast_to(np.asarray(width, float), (len(a),))[:, None]
+    nrm = np.stack([-u[:, 1], u[:, 0]], axis=1) * h
+    a = a - extend * h * u
+    b = b + extend * h * u
+    q = np.empty((len(a), 6, 2))
+    q[:, 0], q[:, 1], q[:, 2] = a - nrm, b - nrm, b + nrm
+    q[:, 3], q[:, 4], q[:, 5] = a - nrm, b + nrm, a + nrm
+    return q.reshape(-1, 2).astype(np.float32)
+
+
+def polygon_triangles(polygons) -> np.ndarray:
+    """Filled convex polygons (a sequence of (K, 2) arrays), each as a fan from its first
+    corner: (sum of (K - 2) * 3, 2)."""
+    parts = []
+    for poly in polygons:
+        p = np.asarray(poly, float).reshape(-1, 2)
+        if len(p) < 3:
+            continue
+        tri = np.empty((len(p) - 2, 3, 2))
+        tri[:, 0] = p[0]
+        tri[:, 1] = p[1:-1]
+        tri[:, 2] = p[2:]
+        parts.append(tri.reshape(-1, 2))
+    if not parts:
+        return np.zeros((0, 2), np.float32)
+    return np.concatenate(parts).astype(np.float32)
+
+
+def polygon_edges(polygons) -> tuple[np.ndarray, np.ndarray]:
+    """Every edge of every polygon: (start (E, 2), end (E, 2))."""
+    polys = [np.asarray(p, float).reshape(-1, 2) for p in polygons if len(p) >= 2]
+    if not polys:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    a = np.concatenate(polys)
+    b = np.concatenate([np.roll(p, -1, axis=0) for p in polys])
+    return a, b
+
+
+def polygon_outlines(polygons, width: float) -> np.ndarray:
+    """Outlines ``width`` wide centred on the edges of convex polygons, corners closed:
+    (E * 6, 2) triangles."""
+    a, b = polygon_edges(polygons)
+    return thick_segments(a, b, width, extend=1.0)
+
+
+def polyline_segments(points) -> tuple[np.ndarray, np.ndarray]:
+    """A polyline's consecutive pairs: (start (K-1, 2), end (K-1, 2))."""
+    p = np.asarray(points, float).reshape(-1, 2)
+    return p[:-1], p[1:]
+
+
+def square_outlines(centers, half: float, width: float) -> np.ndarray:
+    """Hollow axis-aligned squares of half side ``half`` (to the outer edge) around each centre,
+    ``width`` thick: four rectangles each, (M * 24, 2) triangles."""
+    c = np.asarray(centers, float).reshape(-1, 2)
+    if not len(c):
+        return np.zeros((0, 2), np.float32)
+    x, y = c[:, 0], c[:, 1]
+    o, i = half, half - width
+    x0 = np.stack([x - o, x + i, x - i, x - i], axis=1).ravel()
+    x1 = np.stack([x - i, x + o, x + i, x + i], axis=1).ravel()
+    y0 = np.stack([y - o, y - o, y - o, y + i], axis=1).ravel()
+    y1 = np.stack([y + o, y + o, y - i, y + o], axis=1).ravel()
+    return rect_triangles(x0, y0, x1, y1)

@@ -22,9 +22,36 @@ class Hud:
     legend: list[tuple[tuple[int, int, int, int], str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # small print under the legend
     obstacles: bool = True  # the legend has an obstacle row
+    # further legend rows drawn as their shape: (kind, colour, label), kind one of MARK_KINDS
+    marks: list[tuple[str, tuple[int, int, int, int], str]] = field(default_factory=list)
 
     def status_text(self) -> str:
         return "\n".join(f"{k:<8} {v}" for k, v in self.status)
+
+
+MARK_KINDS = ("wall", "building", "slot", "route", "selected")
+
+
+def world_marks(
+    walls: bool = False,
+    buildings: bool = False,
+    slots: bool = False,
+    route: bool = False,
+    selected: bool = False,
+) -> list[tuple[str, tuple[int, int, int, int], str]]:
+    """Legend rows for the static world and move orders that the picture shows."""
+    rows = []
+    if walls:
+        rows.append(("wall", C.WALL, "wall"))
+    if buildings:
+        rows.append(("building", C.BUILDING_RIM, "building"))
+    if slots:
+        rows.append(("slot", C.TEXT, "formation slot (unit colour)"))
+    if route:
+        rows.append(("route", C.ROUTE, "route ahead, x the goal"))
+    if selected:
+        rows.append(("selected", C.SELECTION, "selected unit"))
+    return rows
 
 
 def _fmt_rate(x: float | None) -> str:
@@ -40,8 +67,12 @@ def sim_hud(
     paused: bool = False,
     pending: dict | None = None,
     driving: bool = False,
+    selection: int | None = None,
+    queued: int = 0,
 ) -> Hud:
-    """Status rows for a running Simulation (``pending``: rule switches queued for next tick)."""
+    """Status rows for a running Simulation (``pending``: rule switches queued for next tick;
+    ``selection``: units the viewer has selected, None outside a viewer (every group's route
+    is drawn then); ``queued``: orders and buildings waiting for the next tick)."""
     u, st, r = sim.units, sim.state, sim.rules
     pending = pending or {}
     dt = sim.scene.world.dt
@@ -76,15 +107,36 @@ def sim_hud(
         if ctrl == "keyboard":
             ctrl = "keyboard" if driving else "autopilot"
         rows.append(("player", f"{v:.1f} u/s {ctrl}"))
+    orders = getattr(sim, "orders", None)
+    groups = orders.groups if orders is not None else {}
+    if groups or selection:
+        arrived = sum(int(g.arrived.sum()) for g in groups.values())
+        ordered = sum(len(g.members) for g in groups.values())
+        word = "group" if len(groups) == 1 else "groups"
+        text = f"{len(groups)} {word}  {arrived}/{ordered} there" if groups else "none"
+        rows.append(("orders", text))
+    if selection:
+        rows.append(("selected", f"{selection}"))
     c = sim.world.contacts
     rows.append(("contacts", f"unit {c.unit}  obst {c.obstacle}"))
     rows.append(("", f"wall {c.wall}  player {c.player}"))
+    notes = ["* switches at the next tick"] if pending else []
+    if queued:
+        notes.append("order / building: at the next tick")
+    buildings = orders.buildings if orders is not None else sim.scene.buildings
     return Hud(
         subtitle=sim.scene.name or str(sim.scene.source),
         status=rows,
         legend=C.legend_entries(u.family, u.role, u.family_names),
-        notes=["* switches at the next tick"] if pending else [],
+        notes=notes,
         obstacles=len(sim.obstacles) > 0,
+        marks=world_marks(
+            walls=len(sim.scene.walls) > 0,
+            buildings=len(buildings) > 0,
+            slots=bool(groups),
+            route=bool(groups) and (selection is None or selection > 0),
+            selected=bool(selection),
+        ),
     )
 
 

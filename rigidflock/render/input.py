@@ -3,8 +3,14 @@
 :class:`Controls` is the whole key map. ``key_press`` handles one key: rule switches (``F``,
 ``C``, ``O``, ``1``/``2``/``3``) become *toggles* queued for the next tick, because they change
 the run and must pass through :meth:`Simulation.step`'s command (the path a replay records);
-overlay, pause and speed keys change only the viewer. ``command(held)`` builds the
-:class:`~rigidflock.sim.Command` for one tick from the keys held down.
+overlay, pause and speed keys change only the viewer. Move orders (a right-click) and buildings
+(``B``) are queued the same way (:meth:`Controls.order`, :meth:`Controls.add_building`). The
+selection itself is viewer state, not input (:mod:`.selection`). ``command(held)`` builds the
+:class:`~rigidflock.sim.Command` for one tick from the keys held down and what is queued.
+
+Mouse (handled by the viewer): left click selects the AI unit under the cursor, left drag the AI
+units inside the rectangle, shift adds to the selection; a right *click* (press and release
+within a few pixels) orders the selection there; right or middle *drag* pans.
 
 Player control: when the scene's player control is ``"keyboard"``, the scene's autopilot (its
 waypoints) drives until an arrow key is first pressed; from then on the arrows drive: up = full
@@ -16,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..sim import Command
+from ..sim import BuildingSpec, Command, OrderSpec
 from .backend import key
 from .frame import Overlays
 
@@ -41,6 +47,9 @@ KEY_HELP = (
     ("F  C  O", "toggle flocking / chase / obstacle avoidance"),
     ("space", "pause;  .  single step while paused"),
     ("+  -", "simulation speed"),
+    ("left click / drag", "select AI units (shift: add to the selection)"),
+    ("right click", "order the selection to move there"),
+    ("B", "place a building (8 unit lengths square) at the cursor"),
     ("wheel", "zoom around the cursor"),
     ("right/middle drag", "pan;  Home  fit the world"),
     ("V", "velocity and forces (thrust, drag, bow)"),
@@ -54,7 +63,7 @@ KEY_HELP = (
 
 class Controls:
     """The viewer's input state. ``key_press`` returns a viewer action or None:
-    ``"step"``, ``"fit"``, ``"screenshot"``, ``"record"``, ``"quit"``."""
+    ``"step"``, ``"fit"``, ``"screenshot"``, ``"record"``, ``"building"``, ``"quit"``."""
 
     def __init__(self, player_control: str | None = None, overlays: Overlays | None = None):
         self.player_control = player_control  # the scene's player control, None: no player
@@ -63,6 +72,8 @@ class Controls:
         self.speed_index = SPEEDS.index(1.0)
         self.driving = False  # the keyboard has taken the player over from the autopilot
         self._toggles: dict[str, object] = {}
+        self._orders: list[OrderSpec] = []
+        self._buildings: list[BuildingSpec] = []
 
     @property
     def speed(self) -> float:
@@ -76,6 +87,23 @@ class Controls:
     def pending(self) -> dict[str, object]:
         """Rule switches waiting for the next tick."""
         return dict(self._toggles)
+
+    @property
+    def queued_orders(self) -> tuple[OrderSpec, ...]:
+        return tuple(self._orders)
+
+    @property
+    def queued_buildings(self) -> tuple[BuildingSpec, ...]:
+        """Buildings placed since the last tick (in the next tick's command)."""
+        return tuple(self._buildings)
+
+    def order(self, spec: OrderSpec) -> None:
+        """Queue a move order for the next tick."""
+        self._orders.append(spec)
+
+    def add_building(self, spec: BuildingSpec) -> None:
+        """Queue a building for the next tick."""
+        self._buildings.append(spec)
 
     def toggle(self, name: str, value) -> None:
         """Queue a rule switch for the next tick (a later one for the same rule wins)."""
@@ -118,6 +146,8 @@ class Controls:
             return "screenshot"
         elif symbol == key.R:
             return "record"
+        elif symbol == key.B:
+            return "building"
         elif symbol in (key.H, key.QUESTION) or (symbol == key.SLASH and shift):
             o.help = not o.help
         elif symbol == key.ESCAPE:
@@ -127,13 +157,19 @@ class Controls:
     def command(self, held: Mapping[int, bool]) -> Command:
         """The command for the next tick: the queued toggles, and throttle/steer from the arrows
         when the keyboard drives the player (None otherwise: the scene's control decides)."""
-        toggles = tuple(self._toggles.items())
+        queued = dict(
+            toggles=tuple(self._toggles.items()),
+            orders=tuple(self._orders),
+            add_buildings=tuple(self._buildings),
+        )
         self._toggles.clear()
+        self._orders.clear()
+        self._buildings.clear()
         if not (self.keyboard_player and self.driving):
-            return Command(toggles=toggles)
+            return Command(**queued)
         throttle = _down(held, key.UP) - _down(held, key.DOWN)
         steer = _down(held, key.LEFT) - _down(held, key.RIGHT)
-        return Command(throttle=throttle, steer=steer, toggles=toggles)
+        return Command(throttle=throttle, steer=steer, **queued)
 
 
 def _down(held: Mapping[int, bool], symbol: int) -> float:

@@ -3,9 +3,10 @@
 Every layer is one pyglet vertex list (position float32, colour uint8) of one shader program; a
 frame's vertices are computed by :mod:`.geometry` and written straight into the list's client
 buffer through ``numpy.ctypeslib.as_array`` (the attribute getter also marks the range for
-upload). Layers, back to front: the world's floor and edge, obstacles, view arcs, links /
-feelers / aim lines, hulls, vectors. The HUD (side panel, legend, key help) is drawn last in
-screen pixels.
+upload). Layers, back to front: the world's floor and edge, obstacles, buildings and walls;
+view arcs; RTS marks (selection rings, formation slots, routes, the drag rectangle's fill);
+links / feelers / aim lines; hulls; vectors and the drag rectangle's edge. The HUD (side panel,
+legend, key help) is drawn last in screen pixels.
 
 Hulls are drawn at least ``min_hull_px`` long on screen (scaled about their centres); positions
 are exact. The legend says by how much they are enlarged.
@@ -128,11 +129,13 @@ class WorldLayers:
     def __init__(self, prog):
         self.batch = pyglet.graphics.Batch()
         tri, lines = gl.GL_TRIANGLES, gl.GL_LINES
-        self.floor = Mesh(prog, self.batch, 0, tri, blend=False)  # floor, edge, obstacles
+        # floor, edge, obstacles, buildings, walls
+        self.floor = Mesh(prog, self.batch, 0, tri, blend=False)
         self.arc_fill = Mesh(prog, self.batch, 1, tri)
-        self.under = Mesh(prog, self.batch, 2, lines)  # arcs, links, feelers, aim lines
-        self.hulls = Mesh(prog, self.batch, 3, tri, blend=False)
-        self.over = Mesh(prog, self.batch, 4, lines)  # vectors, selection
+        self.marks = Mesh(prog, self.batch, 2, tri)  # selection rings, slots, routes, marquee
+        self.under = Mesh(prog, self.batch, 3, lines)  # arcs, links, feelers, aim lines
+        self.hulls = Mesh(prog, self.batch, 4, tri, blend=False)
+        self.over = Mesh(prog, self.batch, 5, lines)  # vectors, the unit under the cursor
         self.hull_scale = 1.0
         self.vector_note = ""
 
@@ -143,15 +146,19 @@ class WorldLayers:
         overlays: Overlays,
         selected: int | None = None,
         min_hull_px: float = MIN_HULL_PX,
+        marquee=None,
     ) -> None:
+        """``selected``: the unit under the cursor (a white ring); ``marquee``: the drag
+        rectangle (x0, y0, x1, y1) in world units, or None."""
         px = 1.0 / camera.zoom  # world units per screen pixel
         scale = G.hull_scale(f.length, camera.zoom, min_hull_px)
         self.hull_scale = float(np.median(scale)) if len(scale) else 1.0
         self._floor(f, px)
+        self._marks(f, px, scale, marquee)
         self.write_hulls(f, scale)
         self._under(f, px, overlays, selected)
         self.vector_note = ""
-        self._over(f, px, overlays, scale, selected, camera)
+        self._over(f, px, overlays, scale, selected, camera, marquee)
 
     def write_hulls(self, f: Frame, scale) -> None:
         n = f.n
@@ -175,7 +182,63 @@ class WorldLayers:
             parts.append(
                 (G.ring_triangles(ob[:, :2], ob[:, 2] - rim, ob[:, 2], seg), _rgba(C.OBSTACLE_RIM))
             )
+        if len(f.buildings):
+            parts.append((G.polygon_triangles(f.buildings), _rgba(C.BUILDING_FILL)))
+            rim = min(2.0 * px, 1.0)  # 2 px, at most 1 world unit (zoomed far out)
+            parts.append((G.polygon_outlines(f.buildings, rim), _rgba(C.BUILDING_RIM)))
+        wl = f.walls
+        if len(wl):
+            # pymunk's walls are capsules: a thick segment with round ends
+            t = np.maximum(wl[:, 4], 1.5 * px)
+            parts.append((G.thick_segments(wl[:, 0:2], wl[:, 2:4], t), _rgba(C.WALL)))
+            ends = np.concatenate([wl[:, 0:2], wl[:, 2:4]])
+            parts.append((G.disc_triangles(ends, np.tile(t / 2, 2), 16), _rgba(C.WALL)))
         self.floor.set(parts)
+
+    def _marks(self, f: Frame, px: float, scale, marquee) -> None:
+        """RTS marks under the hulls: formation slots (hollow squares in their unit's colour,
+        brighter for the selection's), the selected groups' routes, a ring round each selected
+        unit, the drag rectangle's fill."""
+        parts = []
+        n = f.n
+        sel = f.selected if f.selected is not None and len(f.selected) == n else None
+        if f.slots is not None and len(f.slots):
+            su = np.asarray(f.slot_unit, np.intp) if f.slot_unit is not None else None
+            ok = su is not None and len(su) == len(f.slots) and (su < n).all()
+            col = np.empty((len(f.slots), 4), np.uint8)
+            col[:] = f.colors[su] if ok else _rgba(C.TEXT_DIM)
+            col[:, 3] = C.SLOT_ALPHA
+            if ok and sel is not None:
+                col[sel[su], 3] = C.SLOT_SELECTED_ALPHA
+            L = float(np.median(f.length)) if n else 1.0
+            half = max(0.3 * L, 3.0 * px)
+            sq = G.square_outlines(f.slots, half, min(1.5 * px, 0.4 * half))
+            parts.append((sq, G.per_vertex(col, 24)))
+        if f.paths:
+            w = 2.0 * px
+            for path in f.paths:
+                a, b = G.polyline_segments(path)
+                if len(a):
+                    parts.append((G.thick_segments(a, b, w, extend=1.0), _rgba(C.ROUTE)))
+                if len(path):
+                    c = np.asarray(path[-1], float)
+                    h = 5.0 * px
+                    x = G.thick_segments([c - h, c + (h, -h)], [c + h, c + (-h, h)], w)
+                    parts.append((x, _rgba(C.ROUTE)))
+        if sel is not None and sel.any():
+            rows = np.flatnonzero(sel)
+            sc = np.broadcast_to(np.asarray(scale, float), (n,))[rows]
+            r = np.maximum(0.75 * f.length[rows] * sc, 7.0 * px)
+            segs = 24 if len(rows) <= 2000 else 10
+            ring = G.ring_triangles(f.pos[rows], r - 1.5 * px, r, segs)
+            parts.append((ring, _rgba(C.SELECTION)))
+        if marquee is not None:
+            x0, y0, x1, y1 = marquee
+            parts.append(
+                (G.rect_triangles(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)),
+                 _rgba(C.MARQUEE_FILL))
+            )  # fmt: skip
+        self.marks.set(parts)
 
     def _under(self, f: Frame, px: float, o: Overlays, selected: int | None) -> None:
         fill, lines = [], []
@@ -233,7 +296,7 @@ class WorldLayers:
             self.vector_note = f"vectors: the {MAX_VECTOR_UNITS} units nearest the cursor"
         return rows
 
-    def _over(self, f: Frame, px: float, o: Overlays, scale, selected, camera) -> None:
+    def _over(self, f: Frame, px: float, o: Overlays, scale, selected, camera, marquee) -> None:
         lines = []
         if o.vectors and f.n:
             head = 5.0 * px
@@ -256,10 +319,35 @@ class WorldLayers:
         if selected is not None and 0 <= selected < f.n:
             r = 0.75 * f.length[selected] * float(np.asarray(scale).reshape(-1)[selected])
             lines.append((G.circle_lines(f.pos[selected], max(r, 8 * px)), _rgba(C.SELECTED)))
+        if marquee is not None:
+            x0, y0, x1, y1 = marquee
+            corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], float)
+            lines.append((G.segments(corners, np.roll(corners, -1, axis=0)), _rgba(C.MARQUEE)))
         self.over.set(lines)
 
     def draw(self) -> None:
         self.batch.draw()
+
+
+def _legend_mark(kind: str, color, x0: float, y: float) -> list:
+    """The swatch of a legend row (18 x 12 px left of the label at top ``y``) drawn as the
+    thing it stands for: a wall bar, a building, a hollow slot, a route, a selection ring."""
+    cx, cy = x0 + 9, y - 7
+    if kind == "wall":
+        return [(G.thick_segments([(x0 + 2, cy)], [(x0 + 16, cy)], 5.0), _rgba(color))]
+    if kind == "building":
+        return [
+            (G.rect_triangles(x0 + 1, cy - 6, x0 + 17, cy + 6), _rgba(C.BUILDING_FILL)),
+            (G.frame_triangles((x0 + 2, cy - 5), (x0 + 16, cy + 5), 1.5), _rgba(color)),
+        ]
+    if kind == "slot":
+        return [(G.square_outlines([(cx, cy)], 5.0, 1.5), _rgba(color))]
+    if kind == "route":
+        a, b = [(x0, cy - 4), (x0 + 9, cy + 3)], [(x0 + 9, cy + 3), (x0 + 18, cy - 1)]
+        return [(G.thick_segments(a, b, 2.0, extend=1.0), _rgba(color))]
+    if kind == "selected":
+        return [(G.ring_triangles([(cx, cy)], 5.0, 7.0, 24), _rgba(color))]
+    return [(G.rect_triangles(x0, y - 11, x0 + 18, y - 2), _rgba(color))]
 
 
 class HudLayer:
@@ -297,7 +385,14 @@ class HudLayer:
         key = (
             None
             if hud is None
-            else (hud.title, hud.subtitle, len(hud.status), tuple(hud.legend), hud.obstacles),
+            else (
+                hud.title,
+                hud.subtitle,
+                len(hud.status),
+                tuple(hud.legend),
+                hud.obstacles,
+                tuple(hud.marks),
+            ),
             tuple(notes),
             tuple(overlay_legend(overlays)),
             overlays.help,
@@ -344,6 +439,10 @@ class HudLayer:
                 shapes.append((G.disc_triangles(mark, [7.0], 24), _rgba(C.OBSTACLE_RIM)))
                 shapes.append((G.disc_triangles(mark, [5.0], 24), _rgba(C.OBSTACLE_FILL)))
                 self._label("obstacle", x0 + 26, y, size=10)
+                y -= 19
+            for kind, color, text in hud.marks:
+                shapes += _legend_mark(kind, color, x0, y)
+                self._label(text, x0 + 26, y, size=10)
                 y -= 19
             y -= 3
             for text in notes:
@@ -438,9 +537,12 @@ class Renderer:
         overlays: Overlays | None = None,
         hud: Hud | None = None,
         selected: int | None = None,
+        marquee=None,
     ) -> None:
+        """``selected``: the unit under the cursor; ``marquee``: the drag rectangle (world
+        x0, y0, x1, y1) while the left button selects."""
         overlays = overlays or Overlays()
-        self.world.update(frame, camera, overlays, selected, self.min_hull_px)
+        self.world.update(frame, camera, overlays, selected, self.min_hull_px, marquee)
         notes = list(hud.notes) if hud is not None else []
         if self.world.hull_scale > 1.001:
             notes.append(

@@ -96,13 +96,15 @@ def draw_to_array(
     hud: Hud | None = None,
     selected: int | None = None,
     samples: int = 4,
+    marquee=None,
 ) -> np.ndarray:
-    """Draw one frame with ``renderer`` into a fresh offscreen target of the camera's size."""
+    """Draw one frame with ``renderer`` into a fresh offscreen target of the camera's size
+    (``marquee``: a drag rectangle in world units, as :meth:`Renderer.draw`)."""
     renderer.window.switch_to()
     target = Target((camera.width, camera.height), samples)
     try:
         target.bind()
-        renderer.draw(frame, camera, overlays, hud, selected)
+        renderer.draw(frame, camera, overlays, hud, selected, marquee=marquee)
         image = target.read()
     finally:
         target.delete()

@@ -20,7 +20,7 @@ from . import colors as C
 from .backend import key, make_window, mouse, pyglet
 from .camera import Camera, fit_camera, side_panel_width
 from .frame import Frame, Overlays, frame_from_sim, interpolate
-from .hud import Hud
+from .hud import Hud, world_marks
 from .input import SPEEDS
 from .layers import Renderer
 from .offscreen import draw_to_array, render_frame
@@ -80,6 +80,7 @@ def replay_hud(
         legend=C.legend_entries(u.family, u.role, u.family_names),
         notes=notes,
         obstacles=len(view.obstacles) > 0,
+        marks=world_marks(walls=len(playback.scene.walls) > 0, buildings=len(view.buildings) > 0),
     )
 
 

@@ -7,6 +7,14 @@ frame) and the HUD's ticks/s shows it, rather than freezing. Every tick's input 
 :class:`~rigidflock.sim.Command` built by :class:`~rigidflock.render.input.Controls` (rule switches
 included); ``on_command(tick, command)`` sees each one (a recorder can hook in there).
 
+RTS input: the selection (sorted AI unit rows, :attr:`Viewer.selection`) is viewer state; a left
+click picks the unit under the cursor, a left drag the units inside the rectangle, shift adds.
+A right click queues a move order for the selection (``OrderSpec(select=SelectSpec(ids=...),
+goal=...)``) and ``B`` a square building at the cursor; both go into the next tick's command,
+like the rule switches, so ``on_command`` and the recorder see them. A goal on a wall or in a
+building moves to the nearest free cell; a building that would overlap another, a wall or a unit
+is refused. Both say so in the side panel for a few seconds.
+
 Recording: ``R`` (or :meth:`start_recording`) writes a replay from the current tick on into a
 timestamped file; every command since the viewer started is kept (only the non-default ones, a
 few bytes each) and goes into the file's header, so a recording started mid-run still re-simulates
@@ -24,7 +32,10 @@ from pathlib import Path
 import numpy as np
 
 from ..replay import command_matters
+from ..scene import BuildingSpec, OrderSpec, SelectSpec
 from ..sim import Command, Simulation
+from . import geometry as G
+from . import selection as S
 from .backend import key, make_window, mouse, pyglet
 from .camera import Camera, fit_camera, side_panel_width
 from .frame import Frame, Overlays, frame_from_sim, interpolate
@@ -37,6 +48,9 @@ from .png import save_png
 TICK_BUDGET = 0.030  # seconds of ticking per frame at most
 PICK_PIXELS = 20.0  # the unit under the cursor: the nearest within this many pixels
 HUD_INTERVAL = 0.25  # seconds between HUD text updates
+SELECT_PIXELS = 10.0  # a click selects the nearest AI unit within this (or its drawn hull)
+BUILDING_LENGTHS = 8.0  # side of the B key's square building, in unit lengths
+MESSAGE_SECONDS = 4.0  # how long a message stays in the side panel
 
 
 class _Rate:
@@ -98,7 +112,9 @@ class Viewer:
             on_draw=self.on_draw,
             on_resize=self.on_resize,
             on_mouse_scroll=self.on_mouse_scroll,
+            on_mouse_press=self.on_mouse_press,
             on_mouse_drag=self.on_mouse_drag,
+            on_mouse_release=self.on_mouse_release,
             on_mouse_motion=self.on_mouse_motion,
             on_mouse_leave=self.on_mouse_leave,
             on_close=self.on_close,
@@ -116,6 +132,11 @@ class Viewer:
         self.recorder = None  # a rigidflock.replay.Recorder while recording
         self.record_precision = "compact"
         self.input_log: list[tuple[int, Command]] = []  # non-default commands since the start
+        self.selection = np.zeros(0, np.intp)  # selected AI unit rows (viewer state, not input)
+        self._press: dict[int, tuple[float, float, bool]] = {}  # button -> (x, y, dragged)
+        self.marquee: tuple[float, float, float, float] | None = None  # screen x0, y0, x1, y1
+        self.message: str | None = None  # shown in the side panel until message_until
+        self.message_until = 0.0
 
     # -- simulation ---------------------------------------------------------------------------
 
@@ -168,7 +189,9 @@ class Viewer:
     def frame(self) -> Frame:
         """The frame to draw now: the current state, moved back toward the previous tick by the
         part of a tick the accumulator has not run yet."""
-        f = frame_from_sim(self.sim, vectors=self.controls.overlays.vectors)
+        f = frame_from_sim(
+            self.sim, vectors=self.controls.overlays.vectors, selected=self.selection
+        )
         dt = self.sim.scene.world.dt
         alpha = 1.0 if self.controls.paused else min(self._acc / dt, 1.0)
         if alpha < 1.0 and len(self._prev[0]) == f.n:
@@ -198,16 +221,39 @@ class Viewer:
                 paused=c.paused,
                 pending=c.pending,
                 driving=c.driving,
+                selection=len(self.selection),
+                queued=len(c.queued_orders) + len(c.queued_buildings),
             )
             if self.recorder is not None:
                 self._hud.status.append(("REC", self.recorder.path.name))
+            if self.message is not None and now < self.message_until:
+                self._hud.notes.append(self.message)
             self._hud_time = now
         return self._hud
+
+    def say(self, text: str) -> None:
+        """Show ``text`` in the side panel for a few seconds (and on stdout)."""
+        self.message = text
+        self.message_until = time.perf_counter() + MESSAGE_SECONDS
+        self._hud = None
+        print(f"rigidflock: {text}")
+
+    def marquee_world(self) -> tuple[float, float, float, float] | None:
+        """The drag rectangle in world units, while the left button selects."""
+        if self.marquee is None:
+            return None
+        x0, y0, x1, y1 = self.marquee
+        a = self.camera.screen_to_world((x0, y0))
+        b = self.camera.screen_to_world((x1, y1))
+        return (float(a[0]), float(a[1]), float(b[0]), float(b[1]))
 
     def draw(self) -> None:
         t0 = time.perf_counter()
         f = self.frame()
-        self.renderer.draw(f, self.camera, self.controls.overlays, self.hud(), self.selected(f))
+        self.renderer.draw(
+            f, self.camera, self.controls.overlays, self.hud(), self.selected(f),
+            marquee=self.marquee_world(),
+        )  # fmt: skip
         self.frame_ms = (time.perf_counter() - t0) * 1e3
         self._fps.add(time.perf_counter())
 
@@ -216,8 +262,9 @@ class Viewer:
         f = self.frame()
         self._hud = None  # the picture's HUD shows this tick
         return draw_to_array(
-            self.renderer, f, self.camera, self.controls.overlays, self.hud(), self.selected(f)
-        )
+            self.renderer, f, self.camera, self.controls.overlays, self.hud(), self.selected(f),
+            marquee=self.marquee_world(),
+        )  # fmt: skip
 
     def save_screenshot(self, path: str | Path | None = None) -> Path:
         if path is None:
@@ -261,6 +308,84 @@ class Viewer:
             return self.stop_recording()
         return self.start_recording()
 
+    # -- RTS: selection, orders, buildings ----------------------------------------------------
+
+    def _selectable(self) -> np.ndarray:
+        """(N,) bool: the AI units (the player takes no orders)."""
+        ok = np.zeros(self.sim.units.n, bool)
+        ok[: self.sim.units.n_ai] = True
+        return ok
+
+    def select_at(self, screen_xy, add: bool = False) -> int | None:
+        """A left click: select the AI unit nearest ``screen_xy`` (within SELECT_PIXELS or its
+        drawn hull), alone or (``add``) with the current selection; nothing there clears the
+        selection unless ``add``. Returns the unit picked."""
+        st, u = self.sim.state, self.sim.units
+        p = self.camera.screen_to_world(screen_xy)
+        scale = G.hull_scale(u.length, self.camera.zoom, self.renderer.min_hull_px)
+        radius = np.maximum(SELECT_PIXELS / self.camera.zoom, 0.6 * u.length * scale)
+        i = S.pick(st.pos, self._selectable(), p, radius)
+        if i is not None or not add:
+            self.selection = S.combine(self.selection, [] if i is None else [i], add)
+            self._hud = None
+        return i
+
+    def select_rect(self, a_screen, b_screen, add: bool = False) -> np.ndarray:
+        """A left drag: select the AI units whose centre is inside the rectangle with screen
+        corners ``a_screen`` and ``b_screen`` (with the current selection when ``add``)."""
+        a = self.camera.screen_to_world(a_screen)
+        b = self.camera.screen_to_world(b_screen)
+        picked = S.in_rect(self.sim.state.pos, self._selectable(), a, b)
+        self.selection = S.combine(self.selection, picked, add)
+        self._hud = None
+        return picked
+
+    def order_at(self, screen_xy) -> OrderSpec | None:
+        """A right click: queue an order moving the selection to the world point under
+        ``screen_xy`` (moved to the nearest free cell when it is on a wall or in a building)
+        for the next tick. None (and a message) when nothing is selected."""
+        if not len(self.selection):
+            self.say("nothing selected: left-click or drag over units first")
+            return None
+        sim = self.sim
+        goal = self.camera.screen_to_world(screen_xy)
+        goal, moved = S.free_goal(sim.orders.grid, goal, sim.scene.world.size)
+        if moved:
+            self.say("goal moved to the nearest free spot")
+        spec = OrderSpec(
+            select=SelectSpec(ids=tuple(int(i) for i in self.selection)),
+            goal=(float(goal[0]), float(goal[1])),
+        )
+        self.controls.order(spec)
+        self._hud = None
+        return spec
+
+    def building_at(self, screen_xy=None) -> BuildingSpec | None:
+        """The ``B`` key: queue a square building BUILDING_LENGTHS unit lengths wide centred on
+        ``screen_xy`` (default: the cursor) for the next tick; refused, with a message, when it
+        would leave the world or overlap a building, a wall or a unit."""
+        screen_xy = screen_xy if screen_xy is not None else self.cursor
+        if screen_xy is None:
+            self.say("building: point at the world with the mouse first")
+            return None
+        sim, u = self.sim, self.sim.units
+        L = float(np.median(u.length[: u.n_ai])) if u.n_ai else float(np.median(u.length))
+        centre = self.camera.screen_to_world(screen_xy)
+        poly = S.square(centre, BUILDING_LENGTHS * L)
+        others = [*sim.orders.buildings, *(b.polygon for b in self.controls.queued_buildings)]
+        walls = [(w.start, w.end, w.thickness) for w in sim.scene.walls]
+        margin = 0.6 * float(u.length.max()) if u.n else 0.0
+        problem = S.placement_problem(
+            poly, others, sim.state.pos, sim.scene.world.size, margin, walls
+        )
+        if problem is not None:
+            self.say(f"no building here: {problem}")
+            return None
+        spec = BuildingSpec(polygon=tuple((float(x), float(y)) for x, y in poly))
+        self.controls.add_building(spec)
+        self._hud = None
+        return spec
+
     def fit(self) -> None:
         self.camera = fit_camera(self.sim.scene.world.size, self.window.get_size())
 
@@ -283,6 +408,8 @@ class Viewer:
             self.save_screenshot()
         elif action == "record":
             self.toggle_recording()
+        elif action == "building":
+            self.building_at()
         elif action == "quit":
             self.close()
         return pyglet.event.EVENT_HANDLED
@@ -294,10 +421,39 @@ class Viewer:
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y) -> None:
         self.camera.zoom_at((x, y), 1.15**scroll_y)
 
+    def on_mouse_press(self, x, y, button, modifiers) -> None:
+        self.cursor = (x, y)
+        if button != mouse.MIDDLE and x < side_panel_width(self.window.get_size()[0]):
+            return  # on the side panel: neither selects nor orders
+        self._press[button] = (x, y, False)
+
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers) -> None:
         self.cursor = (x, y)
+        for button, (px, py, dragged) in list(self._press.items()):
+            if buttons & button and not dragged and not S.is_click((px, py), (x, y)):
+                self._press[button] = (px, py, True)
+        left = self._press.get(mouse.LEFT)
+        if buttons & mouse.LEFT and left is not None and left[2]:
+            self.marquee = (left[0], left[1], x, y)
         if buttons & (mouse.RIGHT | mouse.MIDDLE):
             self.camera.pan(dx, dy)
+
+    def on_mouse_release(self, x, y, button, modifiers) -> None:
+        self.cursor = (x, y)
+        press = self._press.pop(button, None)
+        if press is None:
+            return
+        px, py, dragged = press
+        click = not dragged and S.is_click((px, py), (x, y))
+        add = bool(modifiers & key.MOD_SHIFT)
+        if button == mouse.LEFT:
+            self.marquee = None
+            if click:
+                self.select_at((px, py), add)
+            else:
+                self.select_rect((px, py), (x, y), add)
+        elif button == mouse.RIGHT and click:
+            self.order_at((px, py))
 
     def on_mouse_motion(self, x, y, dx, dy) -> None:
         self.cursor = (x, y)
