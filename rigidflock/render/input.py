@@ -61,6 +61,27 @@ KEY_HELP = (
 )
 
 
+def toggle_overlay(overlays: Overlays, symbol: int, shift: bool) -> bool:
+    """The overlay keys shared by the live viewer and the replay window: ``V`` vectors, ``A``
+    view arcs (shift: all units), ``E`` feelers, ``N`` neighbour links, ``T`` targets. Returns
+    whether ``symbol`` was one of them."""
+    o = overlays
+    if symbol == key.V:
+        o.vectors = not o.vectors
+    elif symbol == key.A:
+        want = "all" if shift else "cursor"
+        o.arcs = "off" if o.arcs == want else want
+    elif symbol == key.E:
+        o.feelers = not o.feelers
+    elif symbol == key.N:
+        o.links = not o.links
+    elif symbol == key.T:
+        o.targets = not o.targets
+    else:
+        return False
+    return True
+
+
 class Controls:
     """The viewer's input state. ``key_press`` returns a viewer action or None:
     ``"step"``, ``"fit"``, ``"screenshot"``, ``"record"``, ``"building"``, ``"quit"``."""
@@ -131,17 +152,8 @@ class Controls:
             self.speed_index = max(self.speed_index - 1, 0)
         elif symbol == key.HOME:
             return "fit"
-        elif symbol == key.V:
-            o.vectors = not o.vectors
-        elif symbol == key.A:
-            want = "all" if shift else "cursor"
-            o.arcs = "off" if o.arcs == want else want
-        elif symbol == key.E:
-            o.feelers = not o.feelers
-        elif symbol == key.N:
-            o.links = not o.links
-        elif symbol == key.T:
-            o.targets = not o.targets
+        elif toggle_overlay(o, symbol, shift):
+            pass
         elif symbol == key.S:
             return "screenshot"
         elif symbol == key.R:

@@ -21,7 +21,7 @@ from .backend import key, make_window, mouse, pyglet
 from .camera import Camera, fit_camera, side_panel_width
 from .frame import Frame, Overlays, frame_from_sim, interpolate
 from .hud import Hud, world_marks
-from .input import SPEEDS
+from .input import SPEEDS, toggle_overlay
 from .layers import Renderer
 from .offscreen import draw_to_array, render_frame
 from .png import save_png
@@ -268,17 +268,8 @@ class ReplayViewer:
             self.seek(self.playback.last_tick)
         elif symbol == key.F:
             self.camera = fit_camera(self.playback.scene.world.size, self.window.get_size())
-        elif symbol == key.V:
-            o.vectors = not o.vectors
-        elif symbol == key.A:
-            want = "all" if shift else "cursor"
-            o.arcs = "off" if o.arcs == want else want
-        elif symbol == key.E:
-            o.feelers = not o.feelers
-        elif symbol == key.N:
-            o.links = not o.links
-        elif symbol == key.T:
-            o.targets = not o.targets
+        elif toggle_overlay(o, symbol, shift):
+            pass
         elif symbol == key.S:
             self.save_screenshot()
         elif symbol == key.ESCAPE:
