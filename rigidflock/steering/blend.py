@@ -198,6 +198,7 @@ class Steerer:
         self._sep = np.zeros(n_ai)
         self._nf = np.zeros(n_ai, np.int64)
         self._gap = np.full(units.n, np.inf)
+        self._scratch = np.empty((units.n, 9), np.int64)
         self._rows_built = -1  # the neighbour-list build the per-unit rows were made from
         self._family = np.ascontiguousarray(units.family, dtype=np.int64)
         self._role = np.ascontiguousarray(units.role, dtype=np.int64)
@@ -284,7 +285,7 @@ class Steerer:
             rules.steering_force, wt.cohesion, wt.alignment, wt.separation, wt.chase,
             wt.avoidance, rules.flocking, rules.chase, rules.avoidance, world.walls, *self._size,
             self._wrap, self._obs, o_start, o_items, o_origin, o_cell, o_shape, out.force,
-            out.heading, out.leader, out.feeler_end, out.target, out.felt,
+            out.heading, out.leader, out.feeler_end, out.target, out.felt, self._scratch,
         )  # fmt: skip
         t2 = time.perf_counter()
         self.timings["neighbours"] += t1 - t0

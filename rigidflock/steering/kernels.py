@@ -345,6 +345,7 @@ def unit_pass(
     feeler_end,
     target,
     felt,
+    scratch,
 ):
     """Per unit: heading, blended flocking terms, leader flag, chase/intercept, feelers against
     obstacles (found through a static cell grid of their centres: ``o_start``/``o_items`` from
@@ -354,7 +355,7 @@ def unit_pass(
     Mirrors ``blend._finish`` and ``avoidance`` (the numpy definitions). Role codes as in
     ``state``: 0 none, 1 chase, 2 intercept, 3 player. Writes force (N,), heading (N, 2),
     leader (N,), feeler_end (N, 2), target (N, 2) (NaN unless steering toward the player) and
-    felt (N,), the nearest felt obstacle or -1.
+    felt (N,), the nearest felt obstacle or -1. ``scratch``: (N, 9) int64 work space.
     """
     n = pos.shape[0]
     p = n - 1
@@ -410,7 +411,7 @@ def unit_pass(
             clearance = 0.5 * width[u] + 0.5 * length[u]
             cx = min(max(int((pos[u, 0] - o_origin[0]) / o_cell[0]), 0), ncx - 1)
             cy = min(max(int((pos[u, 1] - o_origin[1]) / o_cell[1]), 0), ncy - 1)
-            cells = np.empty(9, np.int64)
+            cells = scratch[u]  # preallocated: no allocation per unit in the loop
             nc = _neighbour_cells(cx, cy, ncx, ncy, offx, offy, wrap, cells)
             for k in range(nc):
                 cell = cells[k]
