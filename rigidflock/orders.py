@@ -20,6 +20,7 @@ Adding a building rebuilds the walkable grid and re-routes every group (one sear
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -134,8 +135,6 @@ class Orders:
         return self._grid
 
     def _field(self, goal, extra_cost=None) -> navigation.Field:
-        import time
-
         t0 = time.perf_counter()
         f = navigation.distance_field(self.grid, goal, extra_cost)
         self.search_seconds += time.perf_counter() - t0
@@ -256,13 +255,13 @@ class Orders:
             arrive_r = nav.arrive_radius * L
             # at the formation's edge a unit heads for its own slot instead of the goal itself
             form_r = float(np.hypot(*(g.slots - g.goal).T).max())
+            close = to_go < 2.0 * form_r + arrive_r  # at the formation, by route
             if (tick - g.tick) % REASSIGN_TICKS == 0:
-                close = to_go < 2.0 * form_r + arrive_r
                 self._deal_slots(g, pos, ang, to_go, close)
             to_slot = g.slots - pos
             d_slot = np.hypot(*to_slot.T)
             near = d_slot < arrive_r
-            approach = near | (to_go < 2.0 * form_r + arrive_r)
+            approach = near | close
             # Follow the group's one path (seed 001: a group does not split around a wall): each
             # unit tracks its place along it, looking a few cells ahead; one pushed far off the
             # path goes down the distance field instead.

@@ -593,27 +593,23 @@ class Recorder:
 
     def close(self) -> None:
         """Write what is buffered and the end chunk (the mark of a complete file)."""
-        if self.closed:
-            return
-        try:
-            self._hand_over()
-            self.closed = True
-            self._drain()
-            end = {"last_tick": self._first - 1, "ticks": self.ticks, "chunks": self._index}
-            raw = json.dumps(end, separators=(",", ":")).encode("utf-8")
-            self._write(_chunk_bytes(END, self._first, 0, raw, self._cctx))
-        finally:
-            self.closed = True
-            self._fh.close()
+        self._finish(complete=True)
 
     def abandon(self) -> None:
         """Write the buffered ticks but no end chunk (the file reads as cut short)."""
+        self._finish(complete=False)
+
+    def _finish(self, complete: bool) -> None:
         if self.closed:
             return
         try:
             self._hand_over()
             self.closed = True
             self._drain()
+            if complete:
+                end = {"last_tick": self._first - 1, "ticks": self.ticks, "chunks": self._index}
+                raw = json.dumps(end, separators=(",", ":")).encode("utf-8")
+                self._write(_chunk_bytes(END, self._first, 0, raw, self._cctx))
         finally:
             self.closed = True
             self._fh.close()

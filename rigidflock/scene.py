@@ -637,6 +637,20 @@ def _parse_world(ctx: _Ctx, data: dict) -> tuple[WorldSpec, bool]:
     return world, size_ok
 
 
+def _auto_or_float(ctx: _Ctx, table: dict, key: str, path: str) -> float | None:
+    """``"auto"`` (the default) -> None, or a number >= 0."""
+    value = table.get(key, "auto")
+    if value == "auto":
+        return None
+    if isinstance(value, str):
+        ctx.error(
+            _join(path, key),
+            f'must be "auto" or a number >= 0, got {_desc(value)}{_suggest(value, ["auto"])}',
+        )
+        return None
+    return _as_float(ctx, value, _join(path, key), None, ge=0)
+
+
 def _parse_physics(ctx: _Ctx, data: dict) -> PhysicsSpec:
     d = PhysicsSpec()
     t = _table(ctx, data, "physics", "")
@@ -644,18 +658,7 @@ def _parse_physics(ctx: _Ctx, data: dict) -> PhysicsSpec:
         return d
     p = "physics"
     _check_keys(ctx, t, _allowed(PhysicsSpec), p)
-    damping = t.get("angular_damping", "auto")
-    if damping == "auto":
-        damping = None
-    elif isinstance(damping, str):
-        hint = _suggest(damping, ["auto"])
-        ctx.error(
-            "physics.angular_damping",
-            f'must be "auto" or a number >= 0, got {_desc(damping)}{hint}',
-        )
-        damping = None
-    else:
-        damping = _as_float(ctx, damping, "physics.angular_damping", None, ge=0)
+    damping = _auto_or_float(ctx, t, "angular_damping", p)
     return PhysicsSpec(
         collisions=_bool(ctx, t, "collisions", p, d.collisions),
         drag_coefficient=_float(ctx, t, "drag_coefficient", p, d.drag_coefficient, ge=0),
@@ -1030,11 +1033,7 @@ def _parse_navigation(ctx: _Ctx, data: dict) -> NavigationSpec:
         return d
     p = "navigation"
     _check_keys(ctx, t, _allowed(NavigationSpec), p)
-    clearance = t.get("clearance", "auto")
-    if clearance == "auto":
-        clearance = None
-    else:
-        clearance = _as_float(ctx, clearance, f"{p}.clearance", None, ge=0)
+    clearance = _auto_or_float(ctx, t, "clearance", p)
     return NavigationSpec(
         cell=_float(ctx, t, "cell", p, d.cell, gt=0),
         clearance=clearance,

@@ -82,7 +82,6 @@ def _finish(
     n, n_ai = units.n, units.n_ai
     S, w = rules.steering_force, rules.weights
     force = np.zeros(n)
-    gap = np.concatenate([gap, np.full(n - len(gap), np.inf)])
     if rules.flocking and n_ai:
         force[:n_ai] = S * (
             w.cohesion * coh_term + w.alignment * ali_term + w.separation * sep_term
