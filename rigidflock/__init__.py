@@ -8,8 +8,8 @@ The simulation is a library first::
         sim.step()
 """
 
-from .scene import Scene, SceneError, load_scene, parse_scene
-from .sim import Command, Simulation, StepEvents
+from rigidflock.scene import Scene, SceneError, load_scene, parse_scene
+from rigidflock.sim import Command, Simulation, StepEvents
 
 __version__ = "0.1.0"
 __all__ = [

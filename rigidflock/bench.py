@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from .scene import Scene, parse_scene
+from rigidflock.scene import Scene, parse_scene
 
 DEFAULT_SIZES = (1000, 10000, 50000)
 PHASES = ("read", "neighbours", "rules", "forces", "write", "physics")
@@ -77,7 +77,7 @@ def bench_orders_scene(n: int) -> Scene:
 
 def bench_orders(n: int, ticks: int, warmup: int) -> dict:
     """Ticks per second with every unit under orders, and the route searches' time."""
-    from .sim import Simulation
+    from rigidflock.sim import Simulation
 
     sim = Simulation(bench_orders_scene(n))
     for _ in range(warmup):
@@ -118,8 +118,8 @@ def _rss_bytes() -> int:
 
 def bench_one(n: int, ticks: int, warmup: int) -> dict:
     """Build and time one size in this process."""
-    from .metrics import RunMetrics
-    from .sim import Simulation
+    from rigidflock.model.metrics import RunMetrics
+    from rigidflock.sim import Simulation
 
     warm = Simulation(bench_scene(50))  # load the compiled kernels before the memory baseline
     for _ in range(3):

@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .outputs import OutputError, check_writable
-from .replay import ReplayError
-from .scene import SceneError, load_scene
+from rigidflock.outputs import OutputError, check_writable
+from rigidflock.replay import ReplayError
+from rigidflock.scene import SceneError, load_scene
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -59,7 +59,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _overlays(text: str):
-    from .render.frame import Overlays  # no pyglet: frame.py is numpy only
+    from rigidflock.render.frame import Overlays  # no pyglet: frame.py is numpy only
 
     try:
         return Overlays.parse(text)
@@ -270,7 +270,7 @@ def _summary(result) -> str:
 
 
 def cmd_run(args) -> int:
-    from .runner import RunFailed, run_scene
+    from rigidflock.runs.runner import RunFailed, run_scene
 
     scene = load_scene(args.scene)
     for line in scene.warnings:
@@ -313,7 +313,7 @@ def cmd_run(args) -> int:
 
 
 def cmd_view(args) -> int:
-    from .sim import Simulation
+    from rigidflock.sim import Simulation
 
     scene = load_scene(args.scene)
     for line in scene.warnings:
@@ -325,7 +325,7 @@ def cmd_view(args) -> int:
         check_writable(args.record, "--record")
     sim = Simulation(scene, seed=args.seed)
     if args.screenshot:
-        from .replay import Recorder
+        from rigidflock.replay import Recorder
 
         rec = Recorder(args.record, sim, precision=precision) if args.record else None
         try:
@@ -339,12 +339,12 @@ def cmd_view(args) -> int:
             raise
         if rec is not None:
             rec.close()
-        from .render.offscreen import screenshot
+        from rigidflock.render.offscreen import screenshot
 
         screenshot(sim, args.screenshot, args.size, args.show)
         print(f"{args.screenshot}: {args.size[0]}x{args.size[1]}, tick {sim.tick}")
         return EXIT_OK
-    from .render import backend
+    from rigidflock.render import backend
 
     if backend.HEADLESS:
         print(
@@ -353,7 +353,7 @@ def cmd_view(args) -> int:
             file=sys.stderr,
         )
         return EXIT_FAILED
-    from .render.window import Viewer
+    from rigidflock.render.window import Viewer
 
     viewer = Viewer(sim, args.size, overlays=args.show, pause_at=args.ticks)
     viewer.record_precision = precision
@@ -367,7 +367,7 @@ def cmd_view(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .replay import ReplayReader, format_info, info
+    from rigidflock.replay import ReplayReader, format_info, info
 
     if args.screenshot_at:
         tick_text, shot = args.screenshot_at
@@ -387,7 +387,7 @@ def cmd_replay(args) -> int:
             raise ReplayError(f"{args.file}: no readable ticks ({reader.problem})")
         if not reader.complete:
             print(f"rigidflock: {args.file}: {reader.problem}", file=sys.stderr)
-        from .playback import Playback
+        from rigidflock.replay.playback import Playback
 
         playback = Playback(reader)
         if args.screenshot_at:
@@ -396,12 +396,12 @@ def cmd_replay(args) -> int:
                     f"rigidflock replay: --screenshot-at: tick {tick} is not in the file "
                     f"({reader.first_tick}..{reader.last_tick})"
                 )
-            from .render.replay_window import replay_screenshot
+            from rigidflock.render.replay_window import replay_screenshot
 
             replay_screenshot(playback, tick, shot, args.size, args.show)
             print(f"{shot}: {args.size[0]}x{args.size[1]}, tick {tick}")
             return EXIT_OK
-        from .render import backend
+        from rigidflock.render import backend
 
         if backend.HEADLESS:
             print(
@@ -410,14 +410,14 @@ def cmd_replay(args) -> int:
                 file=sys.stderr,
             )
             return EXIT_FAILED
-        from .render.replay_window import ReplayViewer
+        from rigidflock.render.replay_window import ReplayViewer
 
         ReplayViewer(playback, args.size, overlays=args.show).run()
     return EXIT_OK
 
 
 def cmd_verify(args) -> int:
-    from .replay import ReplayReader, verify
+    from rigidflock.replay import ReplayReader, verify
 
     with ReplayReader(args.file) as reader:
         if not reader.chunks:
@@ -454,11 +454,11 @@ def cmd_verify(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .export import export_video, parse_target
+    from rigidflock.runs.export import export_video, parse_target
 
     kind = parse_target(args.out, args.size)
     check_writable(args.out, "export")
-    from .replay import ReplayReader
+    from rigidflock.replay import ReplayReader
 
     with ReplayReader(args.file) as reader:
         if not reader.chunks:
@@ -475,7 +475,7 @@ def cmd_export(args) -> int:
             raise UsageError(f"rigidflock export: --to {stop} is before --from {start}")
         if not reader.complete:
             print(f"rigidflock: {args.file}: {reader.problem}", file=sys.stderr)
-        from .playback import Playback
+        from rigidflock.replay.playback import Playback
 
         playback = Playback(reader)
         bar = None
@@ -500,8 +500,8 @@ def cmd_export(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from . import bench
-    from .outputs import write_json
+    from rigidflock import bench
+    from rigidflock.outputs import write_json
 
     if args.json:
         check_writable(args.json, "--json")

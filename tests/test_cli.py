@@ -8,8 +8,7 @@ import sys
 import pytest
 
 from rigidflock.cli import main
-
-from .conftest import ROOT
+from tests.conftest import ROOT
 
 GOOD = "[[groups]]\ncount = 5\n"
 
@@ -114,7 +113,7 @@ def test_check_reports_every_error_in_every_file(tmp_path, capsys):
 
 
 def test_check_accepts_every_bundled_scene(capsys):
-    from .conftest import SCENES
+    from tests.conftest import SCENES
 
     assert main(["check", *map(str, SCENES)]) == 0
 
@@ -142,7 +141,7 @@ def test_unwritable_output_is_refused_before_running(tmp_path, capsys):
 
 def test_interrupted_run_leaves_no_half_written_trace(tmp_path):
     from rigidflock import load_scene
-    from rigidflock.runner import run_scene
+    from rigidflock.runs.runner import run_scene
 
     scene = write(tmp_path, GOOD)
     out = tmp_path / "t.csv"

@@ -6,8 +6,7 @@ import pytest
 from rigidflock.cli import main
 from rigidflock.render.png import read_png
 from rigidflock.replay import ReplayReader
-
-from .conftest import ROOT
+from tests.conftest import ROOT
 
 AIDEMO4 = ROOT / "scenes" / "aidemo4.toml"
 
@@ -51,7 +50,7 @@ def test_verify_exit_1_names_the_tick(tmp_path, recorded, capsys):
 
     import zstandard
 
-    from rigidflock.replay import CHUNK, CHUNK_HEAD, _pack_payload, _unpack_payload
+    from rigidflock.replay.core import CHUNK, CHUNK_HEAD, _pack_payload, _unpack_payload
 
     data = bytearray(recorded.read_bytes())
     with ReplayReader(recorded) as r:

@@ -5,8 +5,7 @@ import pytest
 
 from rigidflock import load_scene
 from rigidflock.sim import Simulation
-
-from .conftest import SCENES
+from tests.conftest import SCENES
 
 
 def assert_physical(sim):

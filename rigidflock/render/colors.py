@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..state import PLAYER_FAMILY, ROLE_INTERCEPT, ROLE_PLAYER
+from rigidflock.model.state import PLAYER_FAMILY, ROLE_INTERCEPT, ROLE_PLAYER
 
 BACKGROUND = (13, 16, 23, 255)
 PLAYER = (70, 225, 95, 255)

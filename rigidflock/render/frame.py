@@ -18,10 +18,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .. import vehicle
-from ..state import ROLE_INTERCEPT
-from . import colors as C
-from .geometry import view_half_angle
+from rigidflock.model import vehicle
+from rigidflock.model.state import ROLE_INTERCEPT
+from rigidflock.render import colors as C
+from rigidflock.render.geometry import view_half_angle
 
 
 @dataclass

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import colors as C
-from .frame import Overlays
-from .input import KEY_HELP
+from rigidflock.render import colors as C
+from rigidflock.render.frame import Overlays
+from rigidflock.render.input import KEY_HELP
 
 
 @dataclass

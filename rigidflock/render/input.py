@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..sim import BuildingSpec, Command, OrderSpec
-from .backend import key
-from .frame import Overlays
+from rigidflock.render.backend import key
+from rigidflock.render.frame import Overlays
+from rigidflock.scene import BuildingSpec, OrderSpec
+from rigidflock.sim import Command
 
 SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # simulated seconds per real second
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import colors as C
-from . import geometry as G
-from .backend import Mat4, gl, pyglet
-from .camera import Camera, side_panel_width
-from .frame import Frame, Overlays, target_colors
-from .hud import Hud, help_text, overlay_legend
+from rigidflock.render import colors as C
+from rigidflock.render import geometry as G
+from rigidflock.render.backend import Mat4, gl, pyglet
+from rigidflock.render.camera import Camera, side_panel_width
+from rigidflock.render.frame import Frame, Overlays, target_colors
+from rigidflock.render.hud import Hud, help_text, overlay_legend
 
 MIN_HULL_PX = 12.0
 VELOCITY_SECONDS = 1.0  # a velocity arrow shows the travel of this long (times the hull scale)

@@ -12,12 +12,12 @@ import ctypes
 
 import numpy as np
 
-from .backend import gl, make_window
-from .camera import Camera, fit_camera
-from .frame import Frame, Overlays, frame_from_sim
-from .hud import Hud, sim_hud
-from .layers import Renderer
-from .png import save_png
+from rigidflock.render.backend import gl, make_window
+from rigidflock.render.camera import Camera, fit_camera
+from rigidflock.render.frame import Frame, Overlays, frame_from_sim
+from rigidflock.render.hud import Hud, sim_hud
+from rigidflock.render.layers import Renderer
+from rigidflock.render.png import save_png
 
 
 class Target:

@@ -35,7 +35,7 @@ def encode_png(image: np.ndarray, level: int = 6) -> bytes:
 
 def save_png(path: str | os.PathLike, image: np.ndarray) -> None:
     """Write ``image`` to ``path`` whole or not at all (temporary file, then rename)."""
-    from ..outputs import atomic_open
+    from rigidflock.outputs import atomic_open
 
     with atomic_open(path, "wb") as fh:
         fh.write(encode_png(image))

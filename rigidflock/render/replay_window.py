@@ -15,16 +15,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ..playback import Playback, TickView
-from . import colors as C
-from .backend import key, make_window, mouse, pyglet
-from .camera import Camera, fit_camera, side_panel_width
-from .frame import Frame, Overlays, frame_from_sim, interpolate
-from .hud import Hud, world_marks
-from .input import SPEEDS, toggle_overlay
-from .layers import Renderer
-from .offscreen import draw_to_array, render_frame
-from .png import save_png
+from rigidflock.render import colors as C
+from rigidflock.render.backend import key, make_window, mouse, pyglet
+from rigidflock.render.camera import Camera, fit_camera, side_panel_width
+from rigidflock.render.frame import Frame, Overlays, frame_from_sim, interpolate
+from rigidflock.render.hud import Hud, world_marks
+from rigidflock.render.input import SPEEDS, toggle_overlay
+from rigidflock.render.layers import Renderer
+from rigidflock.render.offscreen import draw_to_array, render_frame
+from rigidflock.render.png import save_png
+from rigidflock.replay.playback import Playback, TickView
 
 REPLAY_KEYS = (
     "space play/pause  <- -> tick",

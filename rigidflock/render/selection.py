@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shapes import polygon_distance, polygons_overlap
+from rigidflock.scene.geometry import polygon_distance, polygons_overlap
 
 CLICK_PIXELS = 4.0  # a press and release closer than this (screen pixels) is a click
 

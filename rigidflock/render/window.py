@@ -31,19 +31,19 @@ from pathlib import Path
 
 import numpy as np
 
-from ..replay import command_matters
-from ..scene import BuildingSpec, OrderSpec, SelectSpec
-from ..sim import Command, Simulation
-from . import geometry as G
-from . import selection as S
-from .backend import key, make_window, mouse, pyglet
-from .camera import Camera, fit_camera, side_panel_width
-from .frame import Frame, Overlays, frame_from_sim, interpolate
-from .hud import sim_hud
-from .input import Controls
-from .layers import Renderer
-from .offscreen import draw_to_array
-from .png import save_png
+from rigidflock.render import geometry as G
+from rigidflock.render import selection as S
+from rigidflock.render.backend import key, make_window, mouse, pyglet
+from rigidflock.render.camera import Camera, fit_camera, side_panel_width
+from rigidflock.render.frame import Frame, Overlays, frame_from_sim, interpolate
+from rigidflock.render.hud import sim_hud
+from rigidflock.render.input import Controls
+from rigidflock.render.layers import Renderer
+from rigidflock.render.offscreen import draw_to_array
+from rigidflock.render.png import save_png
+from rigidflock.replay import command_matters
+from rigidflock.scene import BuildingSpec, OrderSpec, SelectSpec
+from rigidflock.sim import Command, Simulation
 
 TICK_BUDGET = 0.030  # seconds of ticking per frame at most
 PICK_PIXELS = 20.0  # the unit under the cursor: the nearest within this many pixels
@@ -279,7 +279,7 @@ class Viewer:
 
     def start_recording(self, path: str | Path | None = None) -> Path:
         """Record a replay from now on (default: a timestamped file in ``screenshot_dir``)."""
-        from ..replay import Recorder
+        from rigidflock.replay import Recorder
 
         self.stop_recording()
         if path is None:

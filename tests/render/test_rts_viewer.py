@@ -9,10 +9,9 @@ from rigidflock.render import colors as C
 from rigidflock.render import geometry as G
 from rigidflock.render import selection as S
 from rigidflock.render.camera import fit_camera
-from rigidflock.shapes import polygon_distance, signed_area
-from rigidflock.steering import navigation
-
-from ..conftest import ROOT
+from rigidflock.rts import navigation
+from rigidflock.scene.geometry import polygon_distance, signed_area
+from tests.conftest import ROOT
 
 MAZE = ROOT / "scenes" / "rts_maze.toml"
 DOORWAY = ROOT / "scenes" / "rts_doorway.toml"
@@ -315,12 +314,13 @@ def test_b_adds_a_building_at_the_cursor_through_the_command(doorway_viewer):
 
 
 def test_a_recorded_building_is_drawn_in_the_replay(tmp_path):
-    from rigidflock.playback import Playback
     from rigidflock.render.frame import frame_from_sim
     from rigidflock.render.offscreen import render_frame
     from rigidflock.render.replay_window import replay_hud
     from rigidflock.replay import Recorder, ReplayReader
-    from rigidflock.sim import BuildingSpec, Command
+    from rigidflock.replay.playback import Playback
+    from rigidflock.scene import BuildingSpec
+    from rigidflock.sim import Command
 
     sim = Simulation(load_scene(DOORWAY))
     square = S.square((300.0, 200.0), 32.0)

@@ -9,13 +9,12 @@ import pytest
 
 from rigidflock import Simulation, load_scene
 from rigidflock.cli import main
+from rigidflock.model.state import ROLE_INTERCEPT
 from rigidflock.render import colors as C
 from rigidflock.render.camera import fit_camera
 from rigidflock.render.frame import Frame, Overlays
 from rigidflock.render.png import read_png
-from rigidflock.state import ROLE_INTERCEPT
-
-from ..conftest import ROOT
+from tests.conftest import ROOT
 
 AIDEMO4 = ROOT / "scenes" / "aidemo4.toml"
 TICKS = 120

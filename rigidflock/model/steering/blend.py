@@ -1,0 +1,300 @@
+"""All rules for all units: one bow force per unit from one snapshot (DESIGN.md section 4).
+
+Seed 000's recipe: compute every rule's force first, blend them with weights, then apply. Two
+implementations return the same :class:`Steering`:
+
+- :func:`steer_reference`: numpy over explicit directed pair lists, calling the documented rule
+  functions of ``flocking``, ``pursuit`` and ``avoidance``; the definition, kept for tests.
+- :class:`Steerer`: what the simulation runs. Compiled kernels make one pass over candidate pairs
+  from a reused neighbour list (:class:`~.neighbours.VerletPairs`) and over nearby obstacles,
+  with preallocated buffers. Same results up to floating-point summation order.
+
+Inputs: a :class:`~rigidflock.state.State` (player last), the run's
+:class:`~rigidflock.state.Units`, the current rules, obstacles (M, 3), and the world (``box`` is
+its size when it wraps, else None; ``walls`` whether its bounds are walls).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rigidflock.model.state import (
+    ROLE_CHASE,
+    ROLE_INTERCEPT,
+    ROLE_NONE,
+    ROLE_PLAYER,
+    State,
+    Units,
+    headings,
+)
+from rigidflock.model.steering import avoidance, flocking, kernels, pursuit
+from rigidflock.model.steering.neighbours import VerletPairs, directed, min_image, pairs_cells
+
+
+@dataclass
+class Steering:
+    """What the rules decided for one snapshot; kept for drawing and inspection."""
+
+    force: np.ndarray  # (N,) bow force before clamping, newtons, + to port
+    heading: np.ndarray  # (N, 2) unit direction of travel
+    leader: np.ndarray  # (N,) bool, AI leaders (player row False)
+    feeler_end: np.ndarray  # (N, 2) feeler tips, world units
+    felt: np.ndarray  # (N,) index of the nearest felt obstacle, -1 if none
+    target: np.ndarray  # (N, 2) chase/intercept aim point for steering leaders, NaN otherwise
+    gap: (
+        np.ndarray
+    )  # (N,) distance to the nearest AI unit ahead (within L to the side), inf if none
+    # (looking units (P,), partners (P,), mask (P,)): the flocking pairs, assembled on demand
+    pair_source: tuple = field(default_factory=tuple, repr=False)
+    _pairs: tuple | None = field(default=None, repr=False)
+
+    @property
+    def pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Directed flocking pairs (i, j), (P,) each: j is in i's cohesion/alignment set."""
+        if self._pairs is None:
+            if not self.pair_source:
+                return np.zeros(0, np.intp), np.zeros(0, np.intp)
+            i, j, mask = self.pair_source
+            self._pairs = (i[mask].astype(np.intp), j[mask].astype(np.intp))
+        return self._pairs
+
+
+@dataclass(frozen=True)
+class World:
+    """The static facts the rules need about the world."""
+
+    obstacles: np.ndarray  # (M, 3) cx, cy, r
+    size: np.ndarray  # (2,) width, height
+    box: np.ndarray | None  # size when wrapping, else None
+    walls: bool
+
+
+def radii(units: Units, rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-unit view, separation and leader-cone radii (N,), world units."""
+    L = units.length
+    return (
+        L * getattr(rules.radius_factor, rules.view),
+        L * rules.separation_factor,
+        L * rules.radius_factor.narrow,
+    )
+
+
+def _finish(
+    st, units, rules, world, h, left, coh_term, ali_term, sep_term, nf, push, felt, pairs, gap
+) -> Steering:
+    """Blend the per-unit rule terms with weights; leaders, chase and feelers on top."""
+    n, n_ai = units.n, units.n_ai
+    S, w = rules.steering_force, rules.weights
+    force = np.zeros(n)
+    if rules.flocking and n_ai:
+        force[:n_ai] = S * (
+            w.cohesion * coh_term + w.alignment * ali_term + w.separation * sep_term
+        )
+
+    # Leaders: nobody in the narrow cone ahead; with flocking off every unit leads.
+    leader = np.zeros(n, dtype=bool)
+    leader[:n_ai] = (nf == 0) | (not rules.flocking)
+    leader &= (units.role != ROLE_NONE) & (units.role != ROLE_PLAYER)
+    target = np.full((n, 2), np.nan)
+    if rules.chase and units.has_player:
+        offset = min_image(st.pos[-1] - st.pos, world.box)
+        intercept = units.role == ROLE_INTERCEPT
+        aim = offset.copy()
+        if intercept.any():
+            aim[intercept] = pursuit.intercept_point(
+                st.pos[intercept], st.vel[intercept], st.pos[-1], st.vel[-1], offset[intercept]
+            )
+        steering_leader = leader & ((units.role == ROLE_CHASE) | intercept)
+        force += np.where(steering_leader, w.chase * S * pursuit.steer_toward(aim, left), 0.0)
+        target[steering_leader] = st.pos[steering_leader] + aim[steering_leader]
+
+    feeler_len = units.length * rules.feeler_factor
+    if rules.avoidance:
+        if world.walls:
+            push = push + avoidance.wall_feelers(st.pos, h, left, feeler_len, world.size)
+        force[:n_ai] += w.avoidance * S * push[:n_ai]
+        felt = felt.copy()
+        felt[n_ai:] = -1
+    else:
+        felt = np.full(n, -1, dtype=np.intp)
+    return Steering(
+        force=force,
+        heading=h,
+        leader=leader,
+        feeler_end=st.pos + h * feeler_len[:, None],
+        felt=felt,
+        target=target,
+        gap=gap,
+        pair_source=pairs,
+    )
+
+
+def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
+    """The rules by their numpy definitions, on a fresh pair search (slow; for tests)."""
+    n_ai = units.n_ai
+    _, left = flocking.forward_left(st.angle)
+    h = headings(st.vel, st.angle)
+    view_r, sep_r, lead_r = radii(units, rules)
+    pos_ai = st.pos[:n_ai]
+    search = float(max(view_r.max(), sep_r.max(), lead_r.max())) if n_ai else 0.0
+    i, j = directed(*pairs_cells(pos_ai, search, world.box))
+    d = min_image(pos_ai[j] - pos_ai[i], world.box)
+    dist = np.hypot(d[:, 0], d[:, 1])
+    f, s = flocking.local_offsets(d, st.angle[i])
+    seen = flocking.in_view(
+        f, s, rules.view, rules.back_view_angle_factor, rules.front_view_angle_factor
+    )
+    flock = seen & (dist < view_r[i]) & (units.family[i] == units.family[j])
+    sep = seen & (dist < sep_r[i])
+    hh, ll = h[:n_ai], left[:n_ai]
+    coh = flocking.cohesion(n_ai, i[flock], d[flock], hh, ll)
+    ali = flocking.alignment(n_ai, i[flock], st.vel[j[flock]], hh, ll)
+    sep_term = flocking.separation(n_ai, i[sep], s[sep], dist[sep], sep_r[i[sep]])
+    nf = pursuit.front_counts(n_ai, i, f, s, dist, lead_r[i], rules.front_view_angle_factor)
+    push, felt = avoidance.obstacle_feelers(
+        st.pos,
+        h,
+        left,
+        units.length * rules.feeler_factor,
+        units.width / 2 + 0.5 * units.length,
+        world.obstacles,
+        world.box,
+    )
+    return _finish(
+        st,
+        units,
+        rules,
+        world,
+        h,
+        left,
+        coh,
+        ali,
+        sep_term,
+        nf,
+        push,
+        felt,
+        (i, j, flock),
+        np.concatenate([
+            flocking.gap_ahead(n_ai, i, f, s, dist, units.length[i],
+                               np.einsum("ij,ij->i", st.vel[j], np.stack(
+                                   [np.cos(st.angle[i]), np.sin(st.angle[i])], axis=1))),
+            np.full(units.n - n_ai, np.inf)]),
+    )  # fmt: skip
+
+
+class Steerer:
+    """The simulation's steering: compiled passes, reused neighbour lists, reused buffers.
+
+    ``skin``: extra radius of the candidate list in world units (0 searches afresh every tick;
+    results are identical either way).
+    """
+
+    def __init__(self, units: Units, world: World, skin: float, timings: dict | None = None):
+        self.units, self.world = units, world
+        # seconds accumulated under "neighbours" and "rules"
+        self.timings = timings if timings is not None else defaultdict(float)
+        self.verlet = VerletPairs(skin)
+        n_ai = units.n_ai
+        self._coh = np.zeros((n_ai, 2))
+        self._ali = np.zeros((n_ai, 2))
+        self._cnt = np.zeros(n_ai, np.int64)
+        self._sep = np.zeros(n_ai)
+        self._nf = np.zeros(n_ai, np.int64)
+        self._gap = np.full(units.n, np.inf)
+        self._scratch = np.empty((units.n, 9), np.int64)
+        self._rows_built = -1  # the neighbour-list build the per-unit rows were made from
+        self._family = np.ascontiguousarray(units.family, dtype=np.int64)
+        self._role = np.ascontiguousarray(units.role, dtype=np.int64)
+        self._grid = None  # obstacle cell grid, built on first use
+        self._obs = np.ascontiguousarray(world.obstacles, dtype=np.float64).reshape(-1, 3)
+        box = world.box
+        self._wrap = box is not None
+        self._size = (float(world.size[0]), float(world.size[1]))
+
+    def _obstacle_grid_for(self, reach: float):
+        """A static cell grid of obstacle centres with cells at least ``reach`` wide (built once,
+        again only if the feeler reach grows)."""
+        if self._grid is not None and self._grid[0] >= reach:
+            return self._grid
+        obs = self.world.obstacles
+        if len(obs) == 0:
+            grid = (np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(2), np.ones(2))
+            self._grid = (np.inf, *grid, np.ones(2, np.int64))
+            return self._grid
+        centres = np.ascontiguousarray(obs[:, :2])
+        if self._wrap:
+            centres = np.mod(centres, self.world.box)
+            ox, oy, (ex, ey) = 0.0, 0.0, self._size
+        else:
+            ox, oy = centres.min(axis=0)
+            ex, ey = np.ptp(centres, axis=0) + 1e-9
+        ncx, ncy = kernels._grid_shape(ex, ey, reach, len(obs))
+        sx, sy = ex / ncx, ey / ncy
+        _, start, items = kernels._bin(centres, ox, oy, sx, sy, ncx, ncy)
+        self._grid = (reach, start, items, np.array([ox, oy]), np.array([sx, sy]),
+                      np.array([ncx, ncy], np.int64))  # fmt: skip
+        return self._grid
+
+    def __call__(self, st: State, rules, flock_key=None, role=None) -> Steering:
+        """``flock_key`` (N,): who flocks with whom (default: the family); ``role`` (N,): role
+        codes to use this tick (default: the units' own; ordered units lead nobody)."""
+        units, world = self.units, self.world
+        kernels.use_threads(units.n)
+        family = self._family if flock_key is None else np.ascontiguousarray(flock_key, np.int64)
+        roles = self._role if role is None else np.ascontiguousarray(role, np.int64)
+        n, n_ai = units.n, units.n_ai
+        pos = np.ascontiguousarray(st.pos)
+        vel = np.ascontiguousarray(st.vel)
+        view_r, sep_r, lead_r = radii(units, rules)
+        pairs = ()
+        t0 = time.perf_counter()
+        t1 = t0
+        if n_ai:
+            search = float(max(view_r.max(), sep_r.max(), lead_r.max()))
+            pos_ai = pos[:n_ai]
+            ci, cj = self.verlet.candidates(pos_ai, search, world.box)
+            if self._rows_built != self.verlet.builds:
+                self._ptr, self._nbr = kernels.to_rows(ci, cj, n_ai)
+                self._owner = np.repeat(np.arange(n_ai), np.diff(self._ptr))
+                self._flock = np.zeros(len(self._nbr), dtype=np.bool_)
+                self._rows_built = self.verlet.builds
+            t1 = time.perf_counter()
+            kernels.pair_pass(
+                self._ptr, self._nbr, pos_ai, vel[:n_ai], st.angle, family, view_r, sep_r,
+                lead_r, search, *self._size, self._wrap, kernels.VIEW_CODES[rules.view],
+                rules.back_view_angle_factor, rules.front_view_angle_factor, self._coh,
+                self._ali, self._cnt, self._sep, self._nf, self._flock, units.length, self._gap,
+            )  # fmt: skip
+            pairs = (self._owner, self._nbr, self._flock.copy())
+        feeler_len = units.length * rules.feeler_factor
+        obs = world.obstacles
+        reach = float(feeler_len.max() + (obs[:, 2].max() if len(obs) else 0.0)
+                      + (units.width / 2 + units.length / 2).max())  # fmt: skip
+        _, o_start, o_items, o_origin, o_cell, o_shape = self._obstacle_grid_for(reach)
+        out = Steering(
+            force=np.empty(n),
+            heading=np.empty((n, 2)),
+            leader=np.empty(n, dtype=bool),
+            feeler_end=np.empty((n, 2)),
+            felt=np.empty(n, dtype=np.intp),
+            target=np.empty((n, 2)),
+            gap=self._gap.copy(),
+            pair_source=pairs,
+        )
+        wt = rules.weights
+        kernels.unit_pass(
+            pos, vel, st.angle, n_ai, units.has_player, self._coh, self._ali, self._cnt,
+            self._sep, self._nf, roles, units.length, units.width, rules.feeler_factor,
+            rules.steering_force, wt.cohesion, wt.alignment, wt.separation, wt.chase,
+            wt.avoidance, rules.flocking, rules.chase, rules.avoidance, world.walls, *self._size,
+            self._wrap, self._obs, o_start, o_items, o_origin, o_cell, o_shape, out.force,
+            out.heading, out.leader, out.feeler_end, out.target, out.felt, self._scratch,
+        )  # fmt: skip
+        t2 = time.perf_counter()
+        self.timings["neighbours"] += t1 - t0
+        self.timings["rules"] += t2 - t1
+        return out

@@ -1,0 +1,128 @@
+"""Pair search: which units are within a radius of each other.
+
+Three implementations share one signature, ``f(pos, radius, box) -> (i, j)``: :func:`pairs_brute`,
+the O(N^2) reference kept for comparison (as OpenSteer keeps its brute-force proximity database),
+:func:`pairs_kdtree` (scipy's cKDTree) and :func:`pairs_cells` (a compiled uniform cell list, the
+one the simulation uses; see the README for the measurements that chose it). All return each
+unordered pair once, ``i < j``, sorted, with ``|p_j - p_i| < radius`` (strict) measured as the
+minimum-image distance when ``box`` is given (a wrap-around world of size ``box = (w, h)``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+_EMPTY = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
+
+
+def min_image(d: np.ndarray, box: np.ndarray | None) -> np.ndarray:
+    """Offsets ``d`` (..., 2) folded to the nearest periodic image in a wrap-around ``box``."""
+    if box is None:
+        return d
+    return d - box * np.floor(d / box + 0.5)
+
+
+def _sorted(i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.lexsort((j, i))
+    return i[order].astype(np.intp), j[order].astype(np.intp)
+
+
+def pairs_brute(
+    pos: np.ndarray, radius: float, box: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """All pairs closer than ``radius`` by checking every pair. pos: (N, 2); returns (P,), (P,)."""
+    n = len(pos)
+    if n < 2:
+        return _EMPTY
+    i, j = np.triu_indices(n, k=1)
+    d = min_image(pos[j] - pos[i], box)
+    keep = np.einsum("ij,ij->i", d, d) < radius * radius
+    return _sorted(i[keep], j[keep])
+
+
+def pairs_kdtree(
+    pos: np.ndarray, radius: float, box: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Same result as :func:`pairs_brute`, from a k-d tree (periodic when ``box`` is given)."""
+    n = len(pos)
+    if n < 2:
+        return _EMPTY
+    if box is not None:
+        # Past half the diagonal every minimum-image distance is in range: all pairs.
+        if radius > 0.5 * float(np.hypot(*box)):
+            return pairs_brute(pos, radius, box)
+        p = np.mod(pos, box)
+        p[p >= box] = 0.0  # np.mod can return box itself for tiny negative inputs
+        tree = cKDTree(p, boxsize=box)
+    else:
+        tree = cKDTree(pos)
+    # query_pairs uses <= r; the contract is strict, so filter the boundary out.
+    ij = tree.query_pairs(radius, output_type="ndarray")
+    if len(ij) == 0:
+        return _EMPTY
+    i, j = ij[:, 0], ij[:, 1]
+    d = min_image(pos[j] - pos[i], box)
+    keep = np.einsum("ij,ij->i", d, d) < radius * radius
+    return _sorted(i[keep], j[keep])
+
+
+def directed(i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each unordered pair as two directed pairs (i -> j and j -> i)."""
+    return np.concatenate([i, j]), np.concatenate([j, i])
+
+
+def pairs_cells(
+    pos: np.ndarray, radius: float, box: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Same result as :func:`pairs_brute`, from a uniform grid of cells at least ``radius`` wide."""
+    from rigidflock.model.steering.kernels import cell_pairs
+
+    if len(pos) < 2:
+        return _EMPTY
+    p = np.ascontiguousarray(pos, dtype=np.float64)
+    if box is None:
+        i, j = cell_pairs(p, float(radius), 0.0, 0.0, False)
+    else:
+        p = np.mod(p, box)
+        p[p >= box] = 0.0
+        i, j = cell_pairs(p, float(radius), float(box[0]), float(box[1]), True)
+    return i.astype(np.intp), j.astype(np.intp)
+
+
+class VerletPairs:
+    """Neighbour reuse: candidate pairs within ``radius + skin``, rebuilt only when some unit has
+    moved more than ``skin / 2`` since the last build (or the radius or unit count changed).
+
+    Every pair now closer than ``radius`` was within ``radius + skin`` at the last build, so
+    filtering the candidates by the true radius gives exactly a fresh search's pairs, in the same
+    (sorted) order. ``skin = 0`` rebuilds every tick. ``builds`` counts rebuilds.
+    """
+
+    def __init__(self, skin: float):
+        self.skin = float(skin)
+        self.builds = 0
+        self._ref: np.ndarray | None = None
+        self._radius = -1.0
+        self.i = self.j = _EMPTY[0]
+
+    def candidates(self, pos: np.ndarray, radius: float, box: np.ndarray | None):
+        """Sorted candidate pairs (i < j) for positions ``pos`` (N, 2) and search ``radius``."""
+        from rigidflock.model.steering.kernels import max_displacement2
+
+        stale = (
+            self._ref is None
+            or self.skin == 0.0
+            or radius != self._radius
+            or len(pos) != len(self._ref)
+        )
+        if not stale:
+            w, h = (0.0, 0.0) if box is None else (float(box[0]), float(box[1]))
+            moved2 = max_displacement2(pos, self._ref, w, h, box is not None)
+            stale = moved2 > (0.5 * self.skin) ** 2
+        if stale:
+            self.i, self.j = pairs_cells(pos, radius + self.skin, box)
+            self._ref = pos.copy()
+            self._radius = radius
+            self.builds += 1
+        return self.i, self.j

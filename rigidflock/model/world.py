@@ -1,0 +1,206 @@
+"""The pymunk side: a Space built from unit and obstacle arrays, read and written in batches.
+
+This is the only module that imports pymunk. Per tick it makes a fixed number of calls whatever the
+unit count: one batch read of every body, one batch write of forces and torques, ``substeps`` calls
+to ``Space.step``, and (wrap-around worlds, when a unit crossed an edge) one batch write of
+positions. Batch rows are mapped to unit rows through ``BODY_ID``: the batch order is pymunk's, not
+the insertion order, and it includes static bodies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pymunk
+import pymunk.batch as pb
+
+from rigidflock.model.state import State, Units
+from rigidflock.scene import PhysicsSpec
+
+UNIT, PLAYER, OBSTACLE, WALL = 1, 2, 3, 4  # walls: the bounds, [[walls]] and buildings
+WALL_RADIUS = 2.0  # half-thickness of the boundary walls; their inner face is the world edge
+
+_READ = (
+    pb.BodyFields.BODY_ID
+    | pb.BodyFields.POSITION
+    | pb.BodyFields.ANGLE
+    | pb.BodyFields.VELOCITY
+    | pb.BodyFields.ANGULAR_VELOCITY
+)
+_FORCES = pb.BodyFields.FORCE | pb.BodyFields.TORQUE
+
+
+@dataclass
+class Contacts:
+    """Contact begins counted by pymunk's collision callbacks, cumulative over a run."""
+
+    unit: int = 0  # AI unit - AI unit
+    obstacle: int = 0  # any unit (player included) - obstacle
+    wall: int = 0  # any unit - boundary wall
+    player: int = 0  # AI unit - player
+
+
+class World:
+    """A pymunk Space holding one dynamic box body per unit, static obstacles and the bounds.
+
+    ``units``: per-unit constants (player last); ``pos`` (N, 2), ``angle`` (N,), ``vel`` (N, 2):
+    the initial state; ``obstacles``: (M, 3) rows of centre x, centre y, radius; ``size``: the world
+    (width, height); ``bounds``: "wrap" | "walls" | "open".
+    """
+
+    def __init__(
+        self,
+        units: Units,
+        pos: np.ndarray,
+        angle: np.ndarray,
+        vel: np.ndarray,
+        obstacles: np.ndarray,
+        size: tuple[float, float],
+        bounds: str,
+        physics: PhysicsSpec,
+        walls=(),
+        buildings=(),
+    ):
+        self.n = units.n
+        self.size = np.asarray(size, dtype=float)
+        self.bounds = bounds
+        self.contacts = Contacts()
+        space = pymunk.Space()
+        space.gravity = (0.0, 0.0)
+        self.space = space
+
+        # Static obstacles on the space's own static body: no extra bodies in the batch.
+        static = space.static_body
+        for cx, cy, r in obstacles:
+            shape = pymunk.Circle(static, float(r), (float(cx), float(cy)))
+            shape.collision_type = OBSTACLE
+            shape.elasticity, shape.friction = physics.elasticity, physics.friction
+            space.add(shape)
+        if bounds == "walls":
+            w, h = self.size
+            r = WALL_RADIUS
+            corners = [(-r, -r), (w + r, -r), (w + r, h + r), (-r, h + r)]
+            for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
+                seg = pymunk.Segment(static, a, b, r)
+                seg.collision_type = WALL
+                seg.elasticity, seg.friction = physics.elasticity, physics.friction
+                space.add(seg)
+
+        self._physics = physics
+        for start, end, thickness in walls:
+            seg = pymunk.Segment(static, tuple(start), tuple(end), thickness / 2)
+            seg.collision_type = WALL
+            seg.elasticity, seg.friction = physics.elasticity, physics.friction
+            space.add(seg)
+        for poly in buildings:
+            self.add_building(poly)
+
+        # Units in one group pass through each other when collisions are off.
+        unit_filter = pymunk.ShapeFilter(group=1) if not physics.collisions else None
+        self.bodies: list[pymunk.Body] = []
+        self._index_of_body: dict[int, int] = {}
+        for k in range(self.n):
+            body = pymunk.Body(float(units.mass[k]), float(units.moment[k]))
+            body.position = (float(pos[k, 0]), float(pos[k, 1]))
+            body.angle = float(angle[k])
+            body.velocity = (float(vel[k, 0]), float(vel[k, 1]))
+            shape = pymunk.Poly.create_box(body, (float(units.length[k]), float(units.width[k])))
+            is_player = units.has_player and k == self.n - 1
+            shape.collision_type = PLAYER if is_player else UNIT
+            shape.elasticity, shape.friction = physics.elasticity, physics.friction
+            if unit_filter is not None:
+                shape.filter = unit_filter
+            space.add(body, shape)
+            self.bodies.append(body)
+            self._index_of_body[body.id] = k
+
+        space.on_collision(UNIT, UNIT, begin=self._count("unit"))
+        space.on_collision(UNIT, PLAYER, begin=self._count("player"))
+        for kind in (UNIT, PLAYER):
+            space.on_collision(kind, OBSTACLE, begin=self._count("obstacle"))
+            space.on_collision(kind, WALL, begin=self._count("wall"))
+
+        self._unit_ids = np.array([b.id for b in self.bodies], dtype=np.uintp)
+        self._buf = pb.Buffer()
+        self._out = pb.Buffer()  # for writes: it points at our numpy buffers
+        self._ids: np.ndarray | None = None
+        self._rows: np.ndarray | slice | None = None  # batch row of each unit
+        self._force_buf: np.ndarray | None = None
+        self._pos_buf: np.ndarray | None = None
+        self._floats = np.zeros((0, 6))
+
+    def add_building(self, polygon) -> None:
+        """A static convex polygon (K, 2), counted as a wall in contacts."""
+        shape = pymunk.Poly(self.space.static_body, [tuple(map(float, p)) for p in polygon])
+        shape.collision_type = WALL
+        shape.elasticity, shape.friction = self._physics.elasticity, self._physics.friction
+        self.space.add(shape)
+
+    def _count(self, field: str):
+        def begin(arbiter, space, data):
+            setattr(self.contacts, field, getattr(self.contacts, field) + 1)
+
+        return begin
+
+    def _map_rows(self, ids: np.ndarray) -> None:
+        """Find each unit's row in the batch order (only when that order changed)."""
+        if self._ids is not None and np.array_equal(ids, self._ids):
+            return
+        self._ids = ids.copy()
+        order = np.argsort(ids)
+        where = np.searchsorted(ids, self._unit_ids, sorter=order)
+        rows = order[where]
+        # pymunk usually keeps insertion order: then a slice avoids gathers and scatters
+        if len(rows) and np.array_equal(rows, np.arange(rows[0], rows[0] + len(rows))):
+            rows = slice(int(rows[0]), int(rows[0]) + len(rows))
+        self._rows = rows
+        nb = len(ids)
+        self._force_buf = np.zeros((nb, 3))
+        self._pos_buf = np.zeros((nb, 2))
+
+    def read(self, state: State) -> None:
+        """Fill ``state.pos``, ``vel``, ``angle``, ``omega`` from pymunk in one batch call."""
+        self._buf.clear()
+        pb.get_space_bodies(self.space, _READ, self._buf)
+        ids = np.frombuffer(self._buf.int_buf(), dtype=np.uintp)
+        self._map_rows(ids)
+        floats = np.frombuffer(self._buf.float_buf(), dtype=np.float64).reshape(-1, 6)
+        self._floats = floats
+        rows = floats[self._rows]
+        state.pos[:] = rows[:, 0:2]
+        state.angle[:] = rows[:, 2]
+        state.vel[:] = rows[:, 3:5]
+        state.omega[:] = rows[:, 5]
+
+    def apply(self, force: np.ndarray, torque: np.ndarray) -> None:
+        """Set every unit's force (N, 2) and torque (N,) in one batch write (pymunk clears them
+        after each step)."""
+        if self._rows is None:
+            n = self.n
+            self.read(State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n)))
+        buf = self._force_buf
+        buf[self._rows, 0:2] = force
+        buf[self._rows, 2] = torque
+        self._out.set_float_buf(buf.reshape(-1))
+        pb.set_space_bodies(self.space, _FORCES, self._out)
+
+    def step(self, dt: float) -> None:
+        self.space.step(dt)
+
+    def wrap(self, state: State) -> bool:
+        """Move units that left a wrap-around world to the opposite edge. ``state`` must hold the
+        positions just read. Returns True when some unit was moved."""
+        if self.bounds != "wrap":
+            return False
+        wrapped = np.mod(state.pos, self.size)
+        wrapped[wrapped >= self.size] = 0.0  # np.mod(-tiny, w) == w
+        if np.array_equal(wrapped, state.pos):
+            return False
+        state.pos[:] = wrapped
+        buf = self._pos_buf
+        buf[:] = self._floats[:, 0:2]  # static bodies keep their positions
+        buf[self._rows] = wrapped
+        self._out.set_float_buf(buf.reshape(-1))
+        pb.set_space_bodies(self.space, pb.BodyFields.POSITION, self._out)
+        return True

@@ -1,0 +1,152 @@
+"""Stored states as something to draw: the bridge from a replay file to the renderer.
+
+:class:`Playback` rebuilds the recorded scene from the header (a :class:`~rigidflock.sim.Simulation`
+made and never stepped: it is deterministic and gives the units' sizes, roles, families and the
+obstacle field), follows the recorded rule switches, and, for a tick, offers a read-only view with
+the attributes :func:`~rigidflock.render.frame.frame_from_sim` reads, so a replay frame is drawn by
+the same code as a live one. The steering overlays (feelers, neighbour links, aim points, the bow
+force) are recomputed from the stored state by the steering rules; no physics runs. For compact
+files that state is the fixed-point one, so those overlays can differ from the live run's in the
+last digits. numpy only: no pyglet here.
+
+The static world is the scene's: walls, and the buildings standing at a tick, those of the scene
+plus those its ``[[events]]`` and the recorded commands (``add_buildings``) placed on earlier
+ticks. Move orders (groups, slots, routes) are not rebuilt: that would need the physics run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from rigidflock.model.state import State
+from rigidflock.model.steering.blend import Steerer, Steering
+from rigidflock.model.steering.blend import World as SteeringWorld
+from rigidflock.replay.core import ReplayReader
+from rigidflock.sim import TOGGLES, Simulation
+
+
+@dataclass
+class Contacts:
+    unit: int = 0
+    obstacle: int = 0
+    wall: int = 0
+    player: int = 0
+
+
+@dataclass
+class TickView:
+    """What one stored tick offers the renderer (the attributes ``frame_from_sim`` reads)."""
+
+    scene: object
+    units: object
+    obstacles: np.ndarray
+    state: State
+    steering: Steering
+    rules: object
+    player_command: tuple[float, float]
+    tick: int
+    events: dict | None
+    buildings: tuple[np.ndarray, ...] = ()  # (K, 2) convex polygons standing at this tick
+
+    @property
+    def box(self):
+        return self.scene.world.size if self.scene.world.bounds == "wrap" else None
+
+
+class Playback:
+    """A replay file ready to draw tick by tick: ``view(tick)``, ``frame(tick)``."""
+
+    def __init__(self, reader: ReplayReader):
+        self.reader = reader
+        self.scene = reader.scene()
+        template = Simulation(self.scene, seed=reader.header["seed"])
+        if template.units.n != reader.units:
+            from rigidflock.replay.core import ReplayError
+
+            raise ReplayError(
+                f"{reader.path}: the recorded scene has {template.units.n} units, "
+                f"the file {reader.units}"
+            )
+        self.units = template.units
+        self.obstacles = template.obstacles
+        self.inputs = reader.inputs()
+        self._switches = self._rule_switches(self.scene.rules)
+        self._placed = self._buildings_placed()
+        sc = self.scene
+        size = np.asarray(sc.world.size, float)
+        world = SteeringWorld(
+            self.obstacles, size, size if sc.world.bounds == "wrap" else None,
+            sc.world.bounds == "walls",
+        )  # fmt: skip
+        skin = float(self.units.length.max()) if self.units.n else 0.0
+        self._steerer = Steerer(self.units, world, skin, defaultdict(float))
+
+    @property
+    def first_tick(self) -> int:
+        return self.reader.first_tick
+
+    @property
+    def last_tick(self) -> int:
+        return self.reader.last_tick
+
+    @property
+    def dt(self) -> float:
+        return self.reader.dt
+
+    def _rule_switches(self, rules) -> list[tuple[int, object]]:
+        """(tick, rules in force from that tick on): a switch in the command of tick t changes
+        the rules the state of tick t + 1 was steered with."""
+        out = [(0, rules)]
+        for tick in sorted(self.inputs):
+            toggles = getattr(self.inputs[tick], "toggles", ()) or ()
+            changes = {}
+            for name, value in toggles:
+                if name in TOGGLES:
+                    changes[name] = value if name == "view" else bool(value)
+            if changes:
+                rules = dataclasses.replace(rules, **changes)
+                out.append((tick + 1, rules))
+        return out
+
+    def _buildings_placed(self) -> list[tuple[int, np.ndarray]]:
+        """(tick, polygon) of every building placed during the run: the scene's events and the
+        recorded commands. A building placed at tick t stands in the state of tick t + 1."""
+        out = [(e.tick, e.add_building.polygon) for e in self.scene.events]
+        for tick in sorted(self.inputs):
+            for b in getattr(self.inputs[tick], "add_buildings", ()) or ():
+                out.append((tick, b.polygon))
+        return [(t, np.asarray(p, dtype=float)) for t, p in sorted(out, key=lambda tp: tp[0])]
+
+    def buildings_at(self, tick: int) -> tuple[np.ndarray, ...]:
+        """The buildings standing in the state of ``tick``: (K, 2) polygons."""
+        fixed = [np.asarray(b.polygon, dtype=float) for b in self.scene.buildings]
+        return tuple(fixed + [p for t, p in self._placed if t < tick])
+
+    def rules_at(self, tick: int):
+        rules = self._switches[0][1]
+        for t, r in self._switches:
+            if t > tick:
+                break
+            rules = r
+        return rules
+
+    def view(self, tick: int) -> TickView:
+        """The stored state of ``tick`` (clamped to the readable range) with its steering."""
+        tick = min(max(int(tick), self.first_tick), self.last_tick)
+        st = self.reader.state(tick)
+        rules = self.rules_at(tick)
+        steering = self._steerer(st, rules)
+        return TickView(
+            self.scene, self.units, self.obstacles, st, steering, rules,
+            self.reader.player_command(tick), tick, self.reader.events(tick),
+            self.buildings_at(tick),
+        )  # fmt: skip
+
+    def frame(self, tick: int, vectors: bool = True):
+        from rigidflock.render.frame import frame_from_sim
+
+        return frame_from_sim(self.view(tick), vectors=vectors)

@@ -1,0 +1,181 @@
+"""Routes for move orders: a walkable grid, one distance field per order, formation slots.
+
+The world is rasterised into square cells of side ``cell``; a cell is blocked when its centre lies
+within ``clearance`` of a wall, a building or an obstacle (or of the world's edge when it is
+walled). An order's route is a Dijkstra distance field from its goal over the 8-connected free
+cells (diagonal steps only where both orthogonal neighbours are free, so routes never cut a
+corner), computed by ``scipy.sparse.csgraph.dijkstra``: one search per order, however many units
+follow it. A unit follows the field downhill; it steers at the cell ``lookahead`` steps ahead.
+Positions are world units; cells are flat indices ``iy * nx + ix``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import ndimage
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from rigidflock.scene.geometry import polygon_distance, segment_distance
+
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+@dataclass
+class Grid:
+    """A walkable grid over the world [0, w] x [0, h]."""
+
+    cell: float
+    nx: int
+    ny: int
+    blocked: np.ndarray  # (ny, nx) bool
+    nearest_free: np.ndarray  # (ny * nx,) index of the nearest free cell (itself when free)
+    neighbours: np.ndarray  # (8, ny * nx) neighbour cell per step, -1 where not walkable
+    step_len: np.ndarray  # (8,) length of each step, world units
+
+    @property
+    def n(self) -> int:
+        return self.nx * self.ny
+
+    def cell_of(self, pos: np.ndarray) -> np.ndarray:
+        """The cell under each position (N, 2), moved to the nearest free cell when blocked."""
+        ix = np.clip((pos[:, 0] / self.cell).astype(np.intp), 0, self.nx - 1)
+        iy = np.clip((pos[:, 1] / self.cell).astype(np.intp), 0, self.ny - 1)
+        return self.nearest_free[iy * self.nx + ix]
+
+    def centre(self, cells: np.ndarray) -> np.ndarray:
+        """World coordinates (N, 2) of cell centres."""
+        iy, ix = np.divmod(np.asarray(cells), self.nx)
+        return np.stack([(ix + 0.5) * self.cell, (iy + 0.5) * self.cell], axis=1)
+
+    def is_free(self, pos: np.ndarray) -> np.ndarray:
+        ix = np.clip((pos[:, 0] / self.cell).astype(np.intp), 0, self.nx - 1)
+        iy = np.clip((pos[:, 1] / self.cell).astype(np.intp), 0, self.ny - 1)
+        inside = (pos[:, 0] >= 0) & (pos[:, 1] >= 0)
+        inside &= (pos[:, 0] < self.nx * self.cell) & (pos[:, 1] < self.ny * self.cell)
+        return inside & ~self.blocked[iy, ix]
+
+
+def build_grid(
+    size,
+    cell: float,
+    clearance: float,
+    walls=(),
+    buildings=(),
+    obstacles: np.ndarray | None = None,
+    walled: bool = False,
+) -> Grid:
+    """Rasterise the static world. ``walls``: (start, end, thickness) triples; ``buildings``:
+    convex polygons (K, 2); ``obstacles``: (M, 3) circles; ``walled``: the world's edge blocks."""
+    w, h = float(size[0]), float(size[1])
+    nx, ny = max(1, int(np.ceil(w / cell))), max(1, int(np.ceil(h / cell)))
+    xs = (np.arange(nx) + 0.5) * cell
+    ys = (np.arange(ny) + 0.5) * cell
+    gx, gy = np.meshgrid(xs, ys)
+    pts = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    blocked = np.zeros(len(pts), dtype=bool)
+    for start, end, thickness in walls:
+        blocked |= segment_distance(pts, start, end) < thickness / 2 + clearance
+    for poly in buildings:
+        blocked |= polygon_distance(pts, np.asarray(poly, dtype=float)) < clearance
+    if obstacles is not None:
+        for cx, cy, r in obstacles:
+            blocked |= np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) < r + clearance
+    if walled:
+        blocked |= (pts[:, 0] < clearance) | (pts[:, 0] > w - clearance)
+        blocked |= (pts[:, 1] < clearance) | (pts[:, 1] > h - clearance)
+    blocked = blocked.reshape(ny, nx)
+    if blocked.all():
+        nearest = np.arange(nx * ny)
+    else:
+        _, (iy, ix) = ndimage.distance_transform_edt(blocked, return_indices=True)
+        nearest = (iy * nx + ix).ravel()
+    free = ~blocked
+    iy, ix = np.divmod(np.arange(nx * ny), nx)
+    neighbours = np.full((8, nx * ny), -1, dtype=np.intp)
+    for k, (dx, dy) in enumerate(_STEPS):
+        jx, jy = ix + dx, iy + dy
+        ok = (jx >= 0) & (jx < nx) & (jy >= 0) & (jy < ny)
+        ok &= free.ravel()
+        jxc, jyc = np.clip(jx, 0, nx - 1), np.clip(jy, 0, ny - 1)
+        ok &= free[jyc, jxc]
+        if dx and dy:  # no corner cutting
+            ok &= free[iy, np.clip(ix + dx, 0, nx - 1)] & free[np.clip(iy + dy, 0, ny - 1), ix]
+        neighbours[k] = np.where(ok, jyc * nx + jxc, -1)
+    step_len = np.array([cell if not (dx and dy) else cell * np.sqrt(2) for dx, dy in _STEPS])
+    return Grid(cell, nx, ny, blocked, nearest, neighbours, step_len)
+
+
+@dataclass
+class Field:
+    """A route to one goal: distance to go from every cell, and the next cell downhill."""
+
+    goal_cell: int
+    dist: np.ndarray  # (cells,) world units along the route; inf where the goal cannot be reached
+    next_cell: np.ndarray  # (cells,) the neighbour to move to (itself at the goal)
+
+    def ahead(self, cells: np.ndarray, steps: int) -> np.ndarray:
+        """The cell ``steps`` moves down the route from each of ``cells``."""
+        for _ in range(steps):
+            cells = self.next_cell[cells]
+        return cells
+
+
+def distance_field(grid: Grid, goal: np.ndarray, extra_cost: np.ndarray | None = None) -> Field:
+    """Dijkstra from the goal's (nearest free) cell. ``extra_cost`` (cells,): added for entering
+    a cell, in world units (re-routing around congestion)."""
+    src, dst, wgt = [], [], []
+    for k in range(8):
+        ok = grid.neighbours[k] >= 0
+        a = np.flatnonzero(ok)
+        b = grid.neighbours[k][ok]
+        cost = np.full(len(a), grid.step_len[k])
+        if extra_cost is not None:
+            cost = cost + extra_cost[b]
+        src.append(a)
+        dst.append(b)
+        wgt.append(cost)
+    src, dst, wgt = np.concatenate(src), np.concatenate(dst), np.concatenate(wgt)
+    graph = csr_matrix((wgt, (src, dst)), shape=(grid.n, grid.n))
+    goal_cell = int(grid.cell_of(np.asarray(goal, dtype=float).reshape(1, 2))[0])
+    # distance *to* the goal: search from the goal over reversed edges
+    dist = dijkstra(graph.T.tocsr(), directed=True, indices=goal_cell)
+    nb = grid.neighbours
+    # the neighbour on a shortest path: dist[c] == dist[nb] + step; prefer the lowest dist[nb]
+    cand = np.where(nb >= 0, dist[np.maximum(nb, 0)], np.inf)
+    best = np.argmin(cand, axis=0)
+    cells = np.arange(grid.n)
+    downhill = cand[best, cells] < dist
+    next_cell = np.where(downhill, nb[best, cells], cells)
+    return Field(goal_cell, dist, next_cell)
+
+
+def formation_slots(
+    grid: Grid, field: Field, goal: np.ndarray, facing: np.ndarray, count: int, spacing: float
+) -> np.ndarray:
+    """``count`` distinct slots (count, 2) around ``goal`` on a lattice of ``spacing`` aligned
+    with ``facing`` (the direction of travel): the reachable free lattice points nearest the
+    goal, so the formation is a compact block whose radius grows like sqrt(count)."""
+    goal = np.asarray(goal, dtype=float)
+    f = np.asarray(facing, dtype=float)
+    norm = np.hypot(*f)
+    f = f / norm if norm > 1e-9 else np.array([1.0, 0.0])
+    side = np.array([-f[1], f[0]])
+    radius = 3
+    while True:
+        k = np.arange(-radius, radius + 1)
+        a, b = np.meshgrid(k, k)
+        pts = goal + spacing * (a.ravel()[:, None] * f + b.ravel()[:, None] * side)
+        ok = grid.is_free(pts)
+        ok[ok] &= np.isfinite(field.dist[grid.cell_of(pts[ok])])
+        if ok.sum() >= count or radius > 4 * np.sqrt(count) + 8:
+            break
+        radius *= 2
+    pts = pts[ok]
+    d = np.hypot(*(pts - goal).T)
+    order = np.lexsort((a.ravel()[ok], b.ravel()[ok], d))  # ties broken by lattice position
+    if len(order) < count:
+        raise ValueError(f"only {len(order)} free formation slots near the goal for {count} units")
+    return pts[order[:count]]
