@@ -18,7 +18,7 @@ __all__ = [
     "SceneError",
     "Simulation",
     "StepEvents",
+    "__version__",
     "load_scene",
     "parse_scene",
-    "__version__",
 ]

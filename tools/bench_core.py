@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rigidflock import Simulation, load_scene  # noqa: E402
+from rigidflock import Simulation, load_scene
 
 
 def main() -> None:

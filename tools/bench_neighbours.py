@@ -18,7 +18,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rigidflock.model.steering.neighbours import pairs_brute, pairs_cells, pairs_kdtree  # noqa: E402
+from rigidflock.model.steering.neighbours import pairs_brute, pairs_cells, pairs_kdtree
 
 
 def best(fn, *args, repeat=5):

@@ -25,14 +25,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rigidflock.render import colors as C  # noqa: E402
-from rigidflock.render.backend import HEADLESS, gl, make_window  # noqa: E402
-from rigidflock.render.camera import fit_camera  # noqa: E402
-from rigidflock.render.frame import Frame, Overlays, ViewModel  # noqa: E402
-from rigidflock.render.geometry import hull_scale  # noqa: E402
-from rigidflock.render.hud import Hud  # noqa: E402
-from rigidflock.render.layers import MIN_HULL_PX, Renderer  # noqa: E402
-from rigidflock.render.offscreen import draw_to_array  # noqa: E402
+from rigidflock.render import colors as C
+from rigidflock.render.backend import HEADLESS, gl, make_window
+from rigidflock.render.camera import fit_camera
+from rigidflock.render.frame import Frame, Overlays, ViewModel
+from rigidflock.render.geometry import hull_scale
+from rigidflock.render.hud import Hud
+from rigidflock.render.layers import MIN_HULL_PX, Renderer
+from rigidflock.render.offscreen import draw_to_array
 
 WORLD = (4000.0, 3000.0)
 

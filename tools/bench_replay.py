@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rigidflock import Simulation, load_scene  # noqa: E402
-from rigidflock.replay import Recorder  # noqa: E402
+from rigidflock import Simulation, load_scene
+from rigidflock.replay import Recorder
 
 
 def timed_run(scene, warmup: int, ticks: int, path: Path | None, precision: str) -> float:

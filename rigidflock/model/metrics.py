@@ -125,7 +125,7 @@ class RunMetrics:
         """Compute the end-of-run figures (flocks) from the last state added."""
         if self._last:
             labels = flock_labels(self._last["pos"], self._last["family"], self.link, self.box)
-            self.flocks_final = int(len(np.unique(labels)))
+            self.flocks_final = len(np.unique(labels))
             self.elongation_final = elongation(self._last["pos"], labels, self.box)
 
     def summary(self, has_player: bool) -> dict:

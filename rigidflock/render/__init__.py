@@ -29,7 +29,7 @@ _LAZY = {
     "save_png": "png",
 }
 
-__all__ = sorted(_LAZY)
+__all__ = sorted(_LAZY)  # noqa: PLE0605 (the lazily imported names)
 
 
 def __getattr__(name: str):

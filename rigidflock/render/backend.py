@@ -35,17 +35,17 @@ __all__ = ["HEADLESS", "Mat4", "Vec3", "gl", "key", "make_window", "mouse", "pyg
 
 
 def _config(samples: int) -> gl.Config:
-    kw = dict(
-        major_version=3,
-        minor_version=3,
-        forward_compatible=True,
-        red_size=8,  # explicit sizes, or EGL may pick RGB565
-        green_size=8,
-        blue_size=8,
-        alpha_size=8,
-        double_buffer=True,
-        depth_size=0,
-    )
+    kw = {
+        "major_version": 3,
+        "minor_version": 3,
+        "forward_compatible": True,
+        "red_size": 8,  # explicit sizes, or EGL may pick RGB565
+        "green_size": 8,
+        "blue_size": 8,
+        "alpha_size": 8,
+        "double_buffer": True,
+        "depth_size": 0,
+    }
     if samples:
         kw.update(sample_buffers=1, samples=samples)
     return gl.Config(**kw)
@@ -60,7 +60,7 @@ def make_window(
     driver refuses it (headless drawing antialiases through its own framebuffer object instead).
     """
     w, h = size
-    kw = dict(width=w, height=h, caption=caption, visible=visible and not HEADLESS)
+    kw = {"width": w, "height": h, "caption": caption, "visible": visible and not HEADLESS}
     if not HEADLESS:
         kw["resizable"] = True
     for s in (samples, 0) if samples and not HEADLESS else (0,):

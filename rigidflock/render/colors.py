@@ -105,7 +105,7 @@ def legend_entries(
     roles = _roles_by_family(family, role)
     palette = family_colors(family_names, roles)
     entries = []
-    present = set(int(f) for f in np.unique(family))
+    present = {int(f) for f in np.unique(family)}
     order = sorted(range(len(family_names)), key=lambda f: roles.get(f) != ROLE_PLAYER)
     for f in order:
         name = family_names[f]

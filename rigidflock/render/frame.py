@@ -47,7 +47,7 @@ class Overlays:
             raise ValueError(
                 f"unknown overlay {bad[0]!r}; expected any of {', '.join(sorted(names))} or all"
             )
-        o = cls(**{w: True for w in words - {"arcs"}})
+        o = cls(**dict.fromkeys(words - {"arcs"}, True))
         if "arcs" in words:
             o.arcs = "all"
         return o

@@ -166,7 +166,7 @@ def frame_triangles(lo, hi, thickness: float, inside: bool = False) -> np.ndarra
     (x0, y0), (x1, y1) = lo, hi
     t = float(thickness)
     if inside:
-        x0, y0, x1, y1, t = x0 + t, y0 + t, x1 - t, y1 - t, t
+        x0, y0, x1, y1 = x0 + t, y0 + t, x1 - t, y1 - t
     return rect_triangles(
         [x0 - t, x1, x0 - t, x0 - t],
         [y0 - t, y0 - t, y0 - t, y1],

@@ -170,11 +170,11 @@ class Controls:
     def command(self, held: Mapping[int, bool]) -> Command:
         """The command for the next tick: the queued toggles, and throttle/steer from the arrows
         when the keyboard drives the player (None otherwise: the scene's control decides)."""
-        queued = dict(
-            toggles=tuple(self._toggles.items()),
-            orders=tuple(self._orders),
-            add_buildings=tuple(self._buildings),
-        )
+        queued = {
+            "toggles": tuple(self._toggles.items()),
+            "orders": tuple(self._orders),
+            "add_buildings": tuple(self._buildings),
+        }
         self._toggles.clear()
         self._orders.clear()
         self._buildings.clear()

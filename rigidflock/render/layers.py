@@ -223,7 +223,8 @@ class WorldLayers:
                 if len(path):
                     c = np.asarray(path[-1], float)
                     h = 5.0 * px
-                    x = G.thick_segments([c - h, c + (h, -h)], [c + h, c + (-h, h)], w)
+                    cross = np.array([h, -h])  # the two diagonals of an X at the goal
+                    x = G.thick_segments([c - h, c + cross], [c + h, c - cross], w)
                     parts.append((x, _rgba(C.ROUTE)))
         if sel is not None and sel.any():
             rows = np.flatnonzero(sel)

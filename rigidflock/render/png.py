@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import struct
 import zlib
+from pathlib import Path
 
 import numpy as np
 
@@ -52,7 +53,7 @@ def _paeth(a, b, c):
 
 def read_png(path: str | os.PathLike) -> np.ndarray:
     """An 8-bit RGB/RGBA, non-interlaced PNG -> (H, W, 3 or 4) uint8 (enough for screenshots)."""
-    data = open(path, "rb").read()
+    data = Path(path).read_bytes()
     if not data.startswith(_SIGNATURE):
         raise ValueError(f"{path}: not a PNG file")
     pos, idat, header = 8, [], None

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import json
 import math
 import os
@@ -201,20 +202,19 @@ def from_jsonable(data, registry: dict[str, type] | None = None):
         raise ValueError(f"cannot rebuild {name}: {e}") from None
 
 
-_DEFAULT_COMMAND: object | None = None
+@functools.cache
+def _default_command_record():
+    from rigidflock.sim import Command
+
+    return to_jsonable(Command())
 
 
 def _command_record(command) -> object | None:
     """The JSON form of a command worth storing; None for None or the default Command()."""
-    global _DEFAULT_COMMAND
     if command is None:
         return None
-    if _DEFAULT_COMMAND is None:
-        from rigidflock.sim import Command
-
-        _DEFAULT_COMMAND = to_jsonable(Command())
     data = to_jsonable(command)
-    return None if data == _DEFAULT_COMMAND else data
+    return None if data == _default_command_record() else data
 
 
 def command_matters(command) -> bool:
@@ -803,9 +803,8 @@ class ReplayReader:
                 reason = got
             else:
                 info, kind = got
-                if kind == HEADER or info.first_tick != expected:
-                    reason = "damaged"
-                elif kind == DATA and not 1 <= info.ticks <= MAX_CHUNK_TICKS:
+                bad_ticks = kind == DATA and not 1 <= info.ticks <= MAX_CHUNK_TICKS
+                if kind == HEADER or info.first_tick != expected or bad_ticks:
                     reason = "damaged"
                 elif kind == DATA and info.raw_len > 64 * info.ticks * (n + 1) + (1 << 24):
                     reason = "damaged"  # more than any encoding of this many states needs

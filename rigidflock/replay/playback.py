@@ -116,9 +116,11 @@ class Playback:
         """(tick, polygon) of every building placed during the run: the scene's events and the
         recorded commands. A building placed at tick t stands in the state of tick t + 1."""
         out = [(e.tick, e.add_building.polygon) for e in self.scene.events]
-        for tick in sorted(self.inputs):
-            for b in getattr(self.inputs[tick], "add_buildings", ()) or ():
-                out.append((tick, b.polygon))
+        out += [
+            (tick, b.polygon)
+            for tick in sorted(self.inputs)
+            for b in getattr(self.inputs[tick], "add_buildings", ()) or ()
+        ]
         return [(t, np.asarray(p, dtype=float)) for t, p in sorted(out, key=lambda tp: tp[0])]
 
     def buildings_at(self, tick: int) -> tuple[np.ndarray, ...]:

@@ -393,7 +393,7 @@ class Orders:
             {
                 "group": g.id,
                 "tick": g.tick,
-                "units": int(len(g.members)),
+                "units": len(g.members),
                 "arrived": int(g.arrived.sum()),
                 "arrival_tick": g.arrival_tick,
                 "route_length": float(g.route_length),

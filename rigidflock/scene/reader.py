@@ -322,7 +322,7 @@ def _key_lines(text: str) -> dict[str, int]:
             if key:
                 dotted = ".".join(_key_parts(key.group(1)))
                 lines.setdefault(f"{current}.{dotted}" if current else dotted, number)
-                line = line[key.end() :]
+                line = line[key.end() :]  # noqa: PLW2901 (the rest after the key)
         if (line.count('"""') + line.count("'''")) % 2:
             in_multiline = True  # a multi-line string opens here; skip to its closing line
             continue

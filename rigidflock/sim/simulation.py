@@ -35,6 +35,7 @@ from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, SceneError, SelectSpec
 
 __all__ = [
+    "TOGGLES",
     "BuildingSpec",
     "Command",
     "OrderSpec",
@@ -42,7 +43,6 @@ __all__ = [
     "Simulation",
     "Steering",
     "StepEvents",
-    "TOGGLES",
 ]
 
 _ROLE_CODES = {"none": ROLE_NONE, "chase": ROLE_CHASE, "intercept": ROLE_INTERCEPT}

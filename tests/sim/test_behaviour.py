@@ -62,7 +62,7 @@ def test_separation_keeps_units_apart(scene_from):
     """30 units spawned heading the same way, collisions off so only steering keeps them apart,
     1200 ticks. Measured min_separation over seeds 1-8: separation on 0.3-5.0 (median ~3),
     off 0.03-0.25: without it cohesion pulls units through each other."""
-    kw = dict(collisions=False, heading="heading = 0", radius=60.0)
+    kw = {"collisions": False, "heading": "heading = 0", "radius": 60.0}
     on = [
         run_scene(cloud(scene_from, **kw), 1200, seed=s).metrics["min_separation"]
         for s in (1, 3, 4, 5)

@@ -278,9 +278,9 @@ def pair_pass(
                     sp += -side * sep_r[a] / max(dist, 1e-3)
             if f > 0 and abs_s < f * front and dist <= lead_r[a]:
                 nfa += 1
-            if f > 0 and abs_s < length[a] and dist < gap_a:
-                if vel[b, 0] * ca + vel[b, 1] * sa >= 0.0:  # going our way (not oncoming)
-                    gap_a = dist
+            going_our_way = vel[b, 0] * ca + vel[b, 1] * sa >= 0.0  # not oncoming
+            if f > 0 and abs_s < length[a] and dist < gap_a and going_our_way:
+                gap_a = dist
         coh[a, 0] = cx
         coh[a, 1] = cy
         ali[a, 0] = ax_

@@ -50,7 +50,7 @@ def test_feeler_sees_across_a_wrap_edge():
 def test_nearest_felt_obstacle_is_reported():
     fwd, left = forward_left(np.zeros(1))
     obs = np.array([[80.0, 1.0, 5.0], [40.0, -1.0, 5.0]])
-    push, felt = obstacle_feelers(
+    _push, felt = obstacle_feelers(
         np.zeros((1, 2)), fwd, left, np.array([100.0]), np.array([3.0]), obs
     )
     assert felt[0] == 1
