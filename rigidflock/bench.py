@@ -118,7 +118,7 @@ def _rss_bytes() -> int:
 
 def bench_one(n: int, ticks: int, warmup: int) -> dict:
     """Build and time one size in this process."""
-    from rigidflock.model.metrics import RunMetrics
+    from rigidflock.runs.metrics import RunMetrics
     from rigidflock.sim import Simulation
 
     warm = Simulation(bench_scene(50))  # load the compiled kernels before the memory baseline

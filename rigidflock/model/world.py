@@ -9,12 +9,11 @@ the insertion order, and it includes static bodies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pymunk
 import pymunk.batch as pb
 
+from rigidflock.model.contacts import Contacts
 from rigidflock.model.state import State, Units
 from rigidflock.scene import PhysicsSpec
 
@@ -29,16 +28,6 @@ _READ = (
     | pb.BodyFields.ANGULAR_VELOCITY
 )
 _FORCES = pb.BodyFields.FORCE | pb.BodyFields.TORQUE
-
-
-@dataclass
-class Contacts:
-    """Contact begins counted by pymunk's collision callbacks, cumulative over a run."""
-
-    unit: int = 0  # AI unit - AI unit
-    obstacle: int = 0  # any unit (player included) - obstacle
-    wall: int = 0  # any unit - boundary wall
-    player: int = 0  # AI unit - player
 
 
 class World:

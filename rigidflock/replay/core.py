@@ -111,7 +111,7 @@ class ReplayError(Exception):
 def _sim_dataclasses() -> dict[str, type]:
     """The dataclasses a command may be built from: those named in rigidflock.sim's namespace
     and those reachable through Command's type hints."""
-    from rigidflock.sim import simulation as sim
+    from rigidflock.sim import commands as sim
 
     found: dict[str, type] = {}
 

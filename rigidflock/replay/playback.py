@@ -16,7 +16,6 @@ ticks. Move orders (groups, slots, routes) are not rebuilt: that would need the 
 
 from __future__ import annotations
 
-import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -26,15 +25,8 @@ from rigidflock.model.state import State
 from rigidflock.model.steering.blend import Steerer, Steering
 from rigidflock.model.steering.blend import World as SteeringWorld
 from rigidflock.replay.core import ReplayReader
-from rigidflock.sim import TOGGLES, Simulation
-
-
-@dataclass
-class Contacts:
-    unit: int = 0
-    obstacle: int = 0
-    wall: int = 0
-    player: int = 0
+from rigidflock.sim import Simulation
+from rigidflock.sim.commands import apply_toggles
 
 
 @dataclass
@@ -103,12 +95,8 @@ class Playback:
         out = [(0, rules)]
         for tick in sorted(self.inputs):
             toggles = getattr(self.inputs[tick], "toggles", ()) or ()
-            changes = {}
-            for name, value in toggles:
-                if name in TOGGLES:
-                    changes[name] = value if name == "view" else bool(value)
-            if changes:
-                rules = dataclasses.replace(rules, **changes)
+            if toggles:
+                rules = apply_toggles(rules, toggles)
                 out.append((tick + 1, rules))
         return out
 

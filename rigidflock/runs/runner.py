@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from rigidflock.model.metrics import RunMetrics
 from rigidflock.outputs import atomic_open, write_json
+from rigidflock.runs.metrics import RunMetrics
 from rigidflock.runs.trace import TraceWriter
 from rigidflock.scene import Scene
 from rigidflock.sim import Simulation

@@ -9,10 +9,8 @@ renderer. The same scene, seed and commands give bit-identical states on the sam
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections import defaultdict
-from dataclasses import dataclass
 
 import numpy as np
 from scipy.spatial import cKDTree
@@ -28,53 +26,17 @@ from rigidflock.model.state import (
     Units,
 )
 from rigidflock.model.steering import flocking, pursuit
-from rigidflock.model.steering.blend import Steerer, Steering
+from rigidflock.model.steering.blend import Steerer
 from rigidflock.model.steering.blend import World as SteeringWorld
 from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
-from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, SceneError, SelectSpec
+from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, SceneError
+from rigidflock.sim.commands import Command, StepEvents, apply_toggles
 
-__all__ = [
-    "TOGGLES",
-    "BuildingSpec",
-    "Command",
-    "OrderSpec",
-    "SelectSpec",
-    "Simulation",
-    "Steering",
-    "StepEvents",
-]
+__all__ = ["Simulation"]
 
 _ROLE_CODES = {"none": ROLE_NONE, "chase": ROLE_CHASE, "intercept": ROLE_INTERCEPT}
 WAYPOINT_REACH = 5.0  # autopilot: a waypoint counts as reached within this many player lengths
-# Rule switches a command may change at run time (viewer keys, replays).
-TOGGLES = ("flocking", "chase", "avoidance", "view")
-
-
-@dataclass(frozen=True)
-class Command:
-    """Input for one tick. ``throttle``/``steer`` in [-1, 1] drive the player (None: the
-    scene's own control decides); ``toggles`` switch rules, e.g.
-    ``(("flocking", False), ("view", "narrow"))``.
-    """
-
-    throttle: float | None = None
-    steer: float | None = None
-    toggles: tuple[tuple[str, object], ...] = ()
-    orders: tuple[OrderSpec, ...] = ()  # move orders given this tick (their ``tick`` is ignored)
-    add_buildings: tuple[BuildingSpec, ...] = ()  # buildings placed this tick
-
-
-@dataclass
-class StepEvents:
-    """Contact begins during one tick (each pymunk begin callback counted once)."""
-
-    tick: int
-    unit_contacts: int = 0
-    obstacle_contacts: int = 0
-    wall_contacts: int = 0
-    player_contacts: int = 0
-    orders_given: int = 0  # groups formed this tick (an order selecting nobody forms none)
 
 
 def _disc_points(rng, center, radius, count) -> np.ndarray:
@@ -322,7 +284,7 @@ class Simulation:
         u, st = self.units, self.state
         changed = False
         if command is not None and command.toggles:
-            self._apply_toggles(command.toggles)
+            self.rules = apply_toggles(self.rules, command.toggles)
             changed = True
         buildings = self._due_buildings.pop(self.tick, [])
         orders = self._due_orders.pop(self.tick, [])
@@ -350,7 +312,7 @@ class Simulation:
             self.player_command = (t, s)
             throttle[-1] = t
             fs[-1] = s * u.max_steer[-1]
-        before = dataclasses.replace(self.world.contacts)
+        before = self.world.contacts.copy()
         dt = self.scene.world.dt / self.scene.world.substeps
         tm, clock = self.timings, time.perf_counter
         for k in range(self.scene.world.substeps):
@@ -378,25 +340,8 @@ class Simulation:
         self.world.wrap(st)
         tm["read"] += clock() - t0
         self._analyse()
-        c = self.world.contacts
-        return StepEvents(
-            self.tick,
-            c.unit - before.unit,
-            c.obstacle - before.obstacle,
-            c.wall - before.wall,
-            c.player - before.player,
-            given,
-        )
-
-    def _apply_toggles(self, toggles) -> None:
-        changes = {}
-        for name, value in toggles:
-            if name not in TOGGLES:
-                raise ValueError(f"unknown toggle {name!r}; expected one of {', '.join(TOGGLES)}")
-            if name == "view" and value not in ("wide", "limited", "narrow"):
-                raise ValueError(f"unknown view {value!r}")
-            changes[name] = value if name == "view" else bool(value)
-        self.rules = dataclasses.replace(self.rules, **changes)
+        c = self.world.contacts - before
+        return StepEvents(self.tick, c.unit, c.obstacle, c.wall, c.player, given)
 
     def _player_input(self, command: Command | None) -> tuple[float, float]:
         """The player's (throttle, steer) this tick: the command's, else the scene's control."""

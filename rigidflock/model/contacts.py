@@ -1,0 +1,38 @@
+"""Contact counts by kind: the one record for running totals, one tick's begins and replays."""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass
+
+KINDS = ("unit", "obstacle", "wall", "player")
+
+
+@dataclass
+class Contacts:
+    """Contact begins counted by pymunk's collision callbacks.
+
+    ``unit``: AI unit - AI unit; ``obstacle``: any unit (player included) - obstacle;
+    ``wall``: any unit - boundary wall or building; ``player``: AI unit - player.
+    """
+
+    unit: int = 0
+    obstacle: int = 0
+    wall: int = 0
+    player: int = 0
+
+    def __add__(self, other: Contacts) -> Contacts:
+        return Contacts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+    def __sub__(self, other: Contacts) -> Contacts:
+        return Contacts(*(a - b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+    def copy(self) -> Contacts:
+        return Contacts(*astuple(self))
+
+    @classmethod
+    def of_events(cls, events) -> Contacts:
+        """One tick's counts from a step's events (``StepEvents`` or its recorded JSON form)."""
+        if events is None:
+            return cls()
+        get = events.get if isinstance(events, dict) else lambda k, d: getattr(events, k, d)
+        return cls(*(int(get(f"{k}_contacts", 0)) for k in KINDS))

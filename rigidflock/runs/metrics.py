@@ -1,0 +1,80 @@
+"""The run summary (the ``metrics`` of ``--metrics``), accumulated one tick at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rigidflock.model.contacts import Contacts
+from rigidflock.model.metrics import elongation, flock_labels, nn_distances, polarization
+
+
+@dataclass
+class RunMetrics:
+    """Accumulates the run summary of DESIGN.md section 6, one :meth:`add` per tick."""
+
+    box: np.ndarray | None
+    link: float  # flock link distance, world units
+    ticks: int = 0
+    polarization_sum: float = 0.0
+    polarization_final: float = float("nan")
+    nn_sum: float = 0.0
+    nn_count: int = 0
+    min_separation: float = float("inf")
+    leader_sum: float = 0.0
+    contacts: Contacts = field(default_factory=Contacts)  # running totals
+    first_player_contact_tick: int | None = None
+    flocks_final: int = 0
+    elongation_final: float = float("nan")
+    _last: dict = field(default_factory=dict)
+
+    def add(self, sim, events=None) -> None:
+        """Fold in the simulation's current state (and the contacts of the tick that made it)."""
+        u = sim.units
+        n_ai = u.n_ai
+        st = sim.state
+        h = sim.steering.heading[:n_ai]
+        pos = st.pos[:n_ai]
+        self.ticks += 1
+        pol = polarization(h)
+        self.polarization_sum += pol
+        self.polarization_final = pol
+        nn = nn_distances(pos, self.box)
+        if len(nn):
+            self.nn_sum += float(nn.mean())
+            self.nn_count += 1
+            self.min_separation = min(self.min_separation, float(nn.min()))
+        if n_ai:
+            self.leader_sum += float(st.leader[:n_ai].mean())
+        if events is not None:
+            self.contacts += Contacts.of_events(events)
+            if events.player_contacts and self.first_player_contact_tick is None:
+                self.first_player_contact_tick = events.tick
+        self._last = {"pos": pos, "family": u.family[:n_ai]}
+
+    def finish(self) -> None:
+        """Compute the end-of-run figures (flocks) from the last state added."""
+        if self._last:
+            labels = flock_labels(self._last["pos"], self._last["family"], self.link, self.box)
+            self.flocks_final = len(np.unique(labels))
+            self.elongation_final = elongation(self._last["pos"], labels, self.box)
+
+    def summary(self, has_player: bool) -> dict:
+        def num(x):
+            return None if x is None or not np.isfinite(x) else float(x)
+
+        return {
+            "polarization_mean": num(self.polarization_sum / self.ticks) if self.ticks else None,
+            "polarization_final": num(self.polarization_final),
+            "nn_distance_mean": num(self.nn_sum / self.nn_count) if self.nn_count else None,
+            "min_separation": num(self.min_separation),
+            "unit_contacts": self.contacts.unit,
+            "obstacle_contacts": self.contacts.obstacle,
+            "wall_contacts": self.contacts.wall,
+            "player_contacts": self.contacts.player if has_player else None,
+            "first_player_contact_tick": self.first_player_contact_tick,
+            "leader_fraction_mean": num(self.leader_sum / self.ticks) if self.ticks else None,
+            "flocks_final": self.flocks_final,
+            "elongation_final": num(self.elongation_final),
+        }
