@@ -13,19 +13,14 @@ import time
 from collections import defaultdict
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from rigidflock.model import vehicle
+from rigidflock.model.player import PlayerControl
+from rigidflock.model.spawning import build_units, spawn
 from rigidflock.model.state import (
-    PLAYER_FAMILY,
-    ROLE_CHASE,
-    ROLE_INTERCEPT,
     ROLE_NONE,
-    ROLE_PLAYER,
     State,
-    Units,
 )
-from rigidflock.model.steering import flocking, pursuit
 from rigidflock.model.steering.blend import Steerer
 from rigidflock.model.steering.blend import World as SteeringWorld
 from rigidflock.model.world import World
@@ -34,15 +29,6 @@ from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, SceneErr
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles
 
 __all__ = ["Simulation"]
-
-_ROLE_CODES = {"none": ROLE_NONE, "chase": ROLE_CHASE, "intercept": ROLE_INTERCEPT}
-WAYPOINT_REACH = 5.0  # autopilot: a waypoint counts as reached within this many player lengths
-
-
-def _disc_points(rng, center, radius, count) -> np.ndarray:
-    r = radius * np.sqrt(rng.random(count))
-    t = rng.random(count) * 2 * np.pi
-    return np.stack([center[0] + r * np.cos(t), center[1] + r * np.sin(t)], axis=1)
 
 
 class Simulation:
@@ -69,7 +55,7 @@ class Simulation:
         self.size = np.asarray(sc.world.size, dtype=float)
         self.box = self.size if sc.world.bounds == "wrap" else None
         self.obstacles = self._place_obstacles()
-        self.units = self._build_units()
+        self.units = build_units(sc)
         self.orders = Orders(sc, self.units, self.obstacles)
         self._due_orders: dict[int, list[OrderSpec]] = defaultdict(list)
         for o in sc.orders:
@@ -77,7 +63,8 @@ class Simulation:
         self._due_buildings: dict[int, list[BuildingSpec]] = defaultdict(list)
         for e in sc.events:
             self._due_buildings[e.tick].append(e.add_building)
-        pos, angle = self._spawn()
+        free = self.orders.grid.is_free if sc.walls or sc.buildings else None
+        pos, angle = spawn(sc, self.units, self.obstacles, self.rng, free)
         speed = self.units.cruise_speed
         vel = speed[:, None] * np.stack([np.cos(angle), np.sin(angle)], axis=1)
         self.world = World(
@@ -109,8 +96,7 @@ class Simulation:
         self._force, self._torque = np.zeros((n, 2)), np.zeros(n)
         self.world.read(self.state)
         self.tick = 0
-        self._waypoint = 0
-        self._script_pos = 0
+        self._player = PlayerControl(sc.player) if sc.player is not None else None
         self.player_command = (0.0, 0.0)
         self._analyse()
         return self.state
@@ -126,60 +112,6 @@ class Simulation:
             role = np.where(group >= 0, ROLE_NONE, u.role)
         self.steering = self._steerer(self.state, self.rules, key, role)
         self.state.leader = self.steering.leader
-
-    def _build_units(self) -> Units:
-        sc = self.scene
-        ph = sc.physics
-        families: list[str] = []
-        cols: dict[str, list] = {k: [] for k in ("L", "W", "m", "T", "S", "fam", "role")}
-        for g in sc.groups:
-            if g.family not in families:
-                families.append(g.family)
-            c = g.count
-            cols["L"] += [g.length] * c
-            cols["W"] += [g.width] * c
-            cols["m"] += [g.mass] * c
-            cols["T"] += [g.thrust] * c
-            cols["S"] += [g.max_steering_force] * c
-            cols["fam"] += [families.index(g.family)] * c
-            cols["role"] += [_ROLE_CODES[g.role]] * c
-        p = sc.player
-        if p is not None:
-            families.append(PLAYER_FAMILY)
-            for k, v in zip(
-                ("L", "W", "m", "T", "S", "fam", "role"),
-                (
-                    p.length,
-                    p.width,
-                    p.mass,
-                    p.thrust,
-                    p.max_steering_force,
-                    len(families) - 1,
-                    ROLE_PLAYER,
-                ),
-                strict=True,
-            ):
-                cols[k].append(v)
-        L, W, m, T = (np.asarray(cols[k], dtype=float) for k in ("L", "W", "m", "T"))
-        drag_k = vehicle.drag_constant(L, W, ph.drag_coefficient, ph.air_density)
-        if ph.angular_damping is None:
-            kw = vehicle.auto_angular_damping(m, T, drag_k, L)
-        else:
-            kw = np.full(len(L), float(ph.angular_damping))
-        return Units(
-            length=L,
-            width=W,
-            mass=m,
-            moment=m * (L * L + W * W) / 12.0,  # pymunk's box moment
-            thrust=T,
-            max_steer=np.asarray(cols["S"], dtype=float),
-            drag_k=drag_k,
-            angular_damping=kw,
-            family=np.asarray(cols["fam"], dtype=np.intp),
-            role=np.asarray(cols["role"], dtype=np.intp),
-            family_names=tuple(families),
-            has_player=p is not None,
-        )
 
     def _spawn_discs(self) -> list[tuple[np.ndarray, float]]:
         discs = []
@@ -223,60 +155,6 @@ class Simulation:
             )
         return np.asarray(obs, dtype=float).reshape(-1, 3)
 
-    def _spawn(self) -> tuple[np.ndarray, np.ndarray]:
-        """Initial positions and angles. Disc spawns are uniform; points inside an obstacle or
-        closer than one unit length to an earlier unit are drawn again (up to 50 rounds)."""
-        sc, u = self.scene, self.units
-        pos = np.zeros((u.n, 2))
-        angle = np.zeros(u.n)
-        disc_rows = []
-        k = 0
-        for g in sc.groups:
-            rows = np.arange(k, k + g.count)
-            if g.spawn.positions is not None:
-                pos[rows] = np.asarray(g.spawn.positions, dtype=float)
-            else:
-                c = self.size / 2 if g.spawn.center is None else np.asarray(g.spawn.center)
-                pos[rows] = _disc_points(self.rng, c, g.spawn.radius, g.count)
-                disc_rows.append((rows, c, g.spawn.radius))
-            if g.heading is None:
-                angle[rows] = self.rng.random(g.count) * 2 * np.pi
-            else:
-                angle[rows] = g.heading
-            k += g.count
-        if sc.player is not None:
-            pos[-1] = sc.player.position
-            angle[-1] = sc.player.heading
-        for _ in range(50):
-            bad = self._bad_spawns(pos)
-            redraw = [(rows[bad[rows]], c, r) for rows, c, r in disc_rows if bad[rows].any()]
-            if not redraw:
-                break
-            for rows, c, r in redraw:
-                pos[rows] = _disc_points(self.rng, c, r, len(rows))
-        return pos, angle
-
-    def _bad_spawns(self, pos: np.ndarray) -> np.ndarray:
-        u = self.units
-        bad = np.zeros(u.n, dtype=bool)
-        obs = self.obstacles
-        if len(obs):
-            reach = float(obs[:, 2].max() + u.length.max())
-            near = cKDTree(pos).sparse_distance_matrix(
-                cKDTree(obs[:, :2]), reach, output_type="ndarray"
-            )
-            ui, oi = near["i"], near["j"]
-            inside = near["v"] < obs[oi, 2] + u.length[ui]
-            bad[ui[inside]] = True
-        if self.scene.walls or self.scene.buildings:
-            bad |= ~self.orders.grid.is_free(pos)
-        pairs = cKDTree(pos).query_pairs(float(u.length.max()), output_type="ndarray")
-        if len(pairs):
-            bad[pairs.max(axis=1)] = True  # the later unit of a too-close pair moves
-        if u.has_player:
-            bad[-1] = False
-        return bad
-
     # -- stepping -----------------------------------------------------------------------------
 
     def step(self, command: Command | None = None) -> StepEvents:
@@ -308,7 +186,8 @@ class Simulation:
             fs = np.where(ctl.ordered, fs * ctl.flock_scale + ctl.force, fs)
             throttle = np.where(ctl.ordered, ctl.throttle, throttle)
         if u.has_player:
-            t, s = self._player_input(command)
+            cmd = command or Command()
+            t, s = self._player(self.tick, st.pos[-1], st.angle[-1], cmd.throttle, cmd.steer)
             self.player_command = (t, s)
             throttle[-1] = t
             fs[-1] = s * u.max_steer[-1]
@@ -342,32 +221,3 @@ class Simulation:
         self._analyse()
         c = self.world.contacts - before
         return StepEvents(self.tick, c.unit, c.obstacle, c.wall, c.player, given)
-
-    def _player_input(self, command: Command | None) -> tuple[float, float]:
-        """The player's (throttle, steer) this tick: the command's, else the scene's control."""
-        p = self.scene.player
-        auto = (0.0, 0.0)
-        if p.control == "script" and p.script:
-            while (
-                self._script_pos + 1 < len(p.script)
-                and p.script[self._script_pos + 1].tick <= self.tick
-            ):
-                self._script_pos += 1
-            e = p.script[self._script_pos]
-            auto = (e.throttle, e.steer) if e.tick <= self.tick else (0.0, 0.0)
-        elif p.control in ("waypoints", "keyboard") and p.waypoints:
-            auto = self._autopilot(p)
-        t = auto[0] if command is None or command.throttle is None else command.throttle
-        s = auto[1] if command is None or command.steer is None else command.steer
-        return float(np.clip(t, -1, 1)), float(np.clip(s, -1, 1))
-
-    def _autopilot(self, p) -> tuple[float, float]:
-        """Full throttle, proportional bow steering toward the next waypoint (no wrap shortcut)."""
-        pos, ang = self.state.pos[-1], self.state.angle[-1]
-        target = np.asarray(p.waypoints[self._waypoint], dtype=float)
-        if np.hypot(*(target - pos)) < WAYPOINT_REACH * p.length:
-            self._waypoint = (self._waypoint + 1) % len(p.waypoints)
-            target = np.asarray(p.waypoints[self._waypoint], dtype=float)
-        fwd, left = flocking.forward_left(np.array([ang]))
-        steer = pursuit.seek_steer((target - pos)[None, :], fwd, left)
-        return 1.0, float(steer[0])
