@@ -1,0 +1,95 @@
+"""Argument types and shared options of the command line: each bad value is one usage line."""
+
+from __future__ import annotations
+
+import argparse
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, no usage dump
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def whole_number(minimum: int):
+    """An argparse type: a whole number of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+positive_int = whole_number(1)
+seed = count = whole_number(0)
+
+
+def size(text: str) -> tuple[int, int]:
+    w, sep, h = text.lower().partition("x")
+    try:
+        size = (int(w), int(h))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT, e.g. 1280x800, got {text!r}"
+        ) from None
+    if not sep or not all(64 <= v <= 8192 for v in size):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT of 64..8192 pixels, got {text!r}")
+    return size
+
+
+def overlays(text: str):
+    from rigidflock.render.frame import Overlays  # no pyglet: frame.py is numpy only
+
+    try:
+        return Overlays.parse(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def unit_list(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated unit counts, e.g. 1000,10000, got {text!r}"
+        ) from None
+    if not sizes or min(sizes) < 2:
+        raise argparse.ArgumentTypeError(f"unit counts must be at least 2, got {text!r}")
+    return sizes
+
+
+def fps(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0.1 <= value <= 240:
+        raise argparse.ArgumentTypeError(f"must be between 0.1 and 240, got {text}")
+    return value
+
+
+def record_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--record", metavar="FILE", help="record a replay of the run into FILE")
+    p.add_argument(
+        "--exact",
+        action="store_true",
+        help="with --record: store float64 states bit for bit (about 15x larger) instead of "
+        "fixed point",
+    )
+
+
+def record_precision(args) -> str:
+    if args.exact and not args.record:
+        raise UsageError(f"rigidflock {args.command}: --exact needs --record FILE")
+    return "exact" if args.exact else "compact"

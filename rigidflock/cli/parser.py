@@ -1,0 +1,158 @@
+"""The argument parser: one function per subcommand."""
+
+from __future__ import annotations
+
+import argparse
+
+from rigidflock.cli import replay, run
+from rigidflock.cli.args import (
+    Parser,
+    count,
+    fps,
+    overlays,
+    positive_int,
+    record_args,
+    seed,
+    size,
+    unit_list,
+)
+
+
+def _add_run(sub) -> None:
+    r = sub.add_parser("run", help="run a scene headless and print a summary")
+    r.add_argument("scene", help="scene file (TOML)")
+    r.add_argument("--ticks", type=positive_int, default=1800, help="ticks to run (default 1800)")
+    r.add_argument("--seed", type=seed, default=None, help="override the scene's seed")
+    r.add_argument("--metrics", metavar="FILE.json", help="write the run's metrics as JSON")
+    r.add_argument("--trace", metavar="FILE.csv", help="write per-unit states as CSV")
+    r.add_argument(
+        "--trace-every", type=positive_int, default=1, metavar="K", help="trace every K-th tick"
+    )
+    r.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    record_args(r)
+    r.set_defaults(func=run.cmd_run)
+
+
+def _add_view(sub) -> None:
+    v = sub.add_parser("view", help="watch a scene in a window, or save a screenshot of it")
+    v.add_argument("scene", help="scene file (TOML)")
+    v.add_argument("--seed", type=seed, default=None, help="override the scene's seed")
+    v.add_argument(
+        "--ticks",
+        type=count,
+        default=None,
+        metavar="N",
+        help="with --screenshot: ticks to run before the picture (default 0); "
+        "in the window: pause at tick N",
+    )
+    v.add_argument(
+        "--screenshot",
+        metavar="FILE.png",
+        help="draw the frame after --ticks N without a visible window, save it, exit",
+    )
+    v.add_argument(
+        "--size", type=size, default=(1280, 800), metavar="WxH", help="window/picture size"
+    )
+    v.add_argument(
+        "--show",
+        type=overlays,
+        default=None,
+        metavar="LIST",
+        help="overlays to start with: vectors,arcs,feelers,links,targets (or all)",
+    )
+    record_args(v)
+    v.set_defaults(func=run.cmd_view)
+
+
+def _add_replay(sub) -> None:
+    rp = sub.add_parser("replay", help="watch a replay file, print its --info, or picture a tick")
+    rp.add_argument("file", help="replay file (from --record)")
+    rp.add_argument(
+        "--info", action="store_true", help="print the header, duration, size and completeness"
+    )
+    rp.add_argument(
+        "--screenshot-at",
+        nargs=2,
+        metavar=("TICK", "FILE.png"),
+        help="draw the stored tick TICK without a visible window, save it, exit",
+    )
+    rp.add_argument(
+        "--size", type=size, default=(1280, 800), metavar="WxH", help="window/picture size"
+    )
+    rp.add_argument(
+        "--show", type=overlays, default=None, metavar="LIST", help="overlays to start with"
+    )
+    rp.set_defaults(func=replay.cmd_replay)
+
+
+def _add_verify(sub) -> None:
+    vf = sub.add_parser("verify", help="re-simulate a replay and compare every stored tick")
+    vf.add_argument("file", help="replay file")
+    vf.add_argument("--quiet", action="store_true", help="no progress bar")
+    vf.set_defaults(func=replay.cmd_verify)
+
+
+def _add_export(sub) -> None:
+    ex = sub.add_parser("export", help="render a replay into a video (MP4 or GIF)")
+    ex.add_argument("file", help="replay file")
+    ex.add_argument("out", metavar="OUT.mp4|OUT.gif", help="video file to write")
+    ex.add_argument(
+        "--fps", type=fps, default=30.0, metavar="F", help="frames per second (default 30)"
+    )
+    ex.add_argument(
+        "--from", dest="start", type=count, default=None, metavar="T", help="first tick"
+    )
+    ex.add_argument("--to", dest="stop", type=count, default=None, metavar="T", help="last tick")
+    ex.add_argument(
+        "--size",
+        type=size,
+        default=(1280, 800),
+        metavar="WxH",
+        help="video size (default 1280x800)",
+    )
+    ex.add_argument("--show", type=overlays, default=None, metavar="LIST", help="overlays to draw")
+    ex.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    ex.set_defaults(func=replay.cmd_export)
+
+
+def _add_bench(sub) -> None:
+    b = sub.add_parser("bench", help="time the tick against bare pymunk at several unit counts")
+    b.add_argument(
+        "--units",
+        type=unit_list,
+        default=(1000, 10000, 50000),
+        metavar="N,N,...",
+        help="unit counts (default 1000,10000,50000)",
+    )
+    b.add_argument("--ticks", type=positive_int, default=200, help="timed ticks per size")
+    b.add_argument("--warmup", type=count, default=30, help="untimed ticks first")
+    b.add_argument(
+        "--orders",
+        type=count,
+        default=1000,
+        metavar="N",
+        help="also time N units under move orders, with route search times (0: skip)",
+    )
+    b.add_argument("--json", metavar="FILE.json", help="write the results as JSON")
+    b.add_argument("--plot", metavar="FILE.png", help="plot ticks/s against units (matplotlib)")
+    b.set_defaults(func=run.cmd_bench)
+
+
+def _add_check(sub) -> None:
+    c = sub.add_parser("check", help="validate scene files and report every error")
+    c.add_argument("scenes", nargs="+", help="scene files")
+    c.set_defaults(func=run.cmd_check)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(prog="rigidflock", description="Rigid-body, physics-based flocking simulator.")
+    p.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+    _add_run(sub)
+    _add_view(sub)
+    _add_replay(sub)
+    _add_verify(sub)
+    _add_export(sub)
+    _add_bench(sub)
+    _add_check(sub)
+    return p

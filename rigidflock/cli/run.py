@@ -1,0 +1,177 @@
+"""The commands that take scene files: check, run, view, and bench."""
+
+from __future__ import annotations
+
+import sys
+
+from rigidflock.cli.args import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError, record_precision
+from rigidflock.cli.progress import progress_bar
+from rigidflock.outputs import check_writable
+from rigidflock.scene import SceneError, load_scene
+
+
+def cmd_check(args) -> int:
+    status = EXIT_OK
+    for path in args.scenes:
+        try:
+            scene = load_scene(path)
+        except SceneError as e:
+            for line in e.errors:
+                print(line, file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        for line in scene.warnings:
+            print(f"warning: {line}", file=sys.stderr)
+        print(f"{path}: ok ({scene.unit_count} units, {len(scene.groups)} groups)")
+    return status
+
+
+def _summary(result) -> str:
+    m = result.metrics
+    name = result.scene.name or result.scene.source
+    first = m["first_player_contact_tick"]
+
+    def f(x, fmt=".3f"):
+        return "-" if x is None else format(x, fmt)
+
+    lines = [
+        f"{name}: {result.ticks} ticks, {result.units} units, seed {result.seed}: "
+        f"{result.wall_seconds:.2f} s ({result.ticks_per_second:.0f} ticks/s)",
+        f"  polarization {f(m['polarization_final'])} (mean {f(m['polarization_mean'])}), "
+        f"nn distance {f(m['nn_distance_mean'], '.2f')}, "
+        f"min separation {f(m['min_separation'], '.2f')}, flocks {m['flocks_final']}, "
+        f"leaders {f(m['leader_fraction_mean'], '.0%')}",
+        f"  contacts: unit {m['unit_contacts']}, obstacle {m['obstacle_contacts']}, "
+        f"wall {m['wall_contacts']}, player {f(m['player_contacts'], 'd')}"
+        + (f" (first at tick {first})" if first is not None else ""),
+    ]
+    for g in m.get("orders", []):
+        when = f"all at tick {g['arrival_tick']}" if g["arrival_tick"] is not None else "not all"
+        lines.append(
+            f"  order group {g['group']} (tick {g['tick']}): {g['arrived']}/{g['units']} on their "
+            f"slots, {when}; route {g['route_length']:.0f} at {g['speed']:.1f}/s, "
+            f"{g['reroutes']} re-routes"
+        )
+    return "\n".join(lines)
+
+
+def cmd_run(args) -> int:
+    from rigidflock.runs.runner import RunFailed, run_scene
+
+    scene = load_scene(args.scene)
+    for line in scene.warnings:
+        print(f"warning: {line}", file=sys.stderr)
+    if args.metrics:
+        check_writable(args.metrics, "--metrics")
+    if args.trace:
+        check_writable(args.trace, "--trace")
+    precision = record_precision(args)
+    if args.record:
+        check_writable(args.record, "--record")
+    try:
+        with progress_bar(args.ticks, "tick", not args.quiet and sys.stdout.isatty()) as bar:
+            result = run_scene(
+                scene,
+                args.ticks,
+                seed=args.seed,
+                metrics_path=args.metrics,
+                trace_path=args.trace,
+                trace_every=args.trace_every,
+                progress=bar,
+                record_path=args.record,
+                record_precision=precision,
+            )
+    except RunFailed as e:
+        print(f"rigidflock: {args.scene}: run failed: {e}", file=sys.stderr)
+        return EXIT_FAILED
+    if not args.quiet:
+        print(_summary(result))
+    return EXIT_OK
+
+
+def cmd_view(args) -> int:
+    from rigidflock.sim import Simulation
+
+    scene = load_scene(args.scene)
+    for line in scene.warnings:
+        print(f"warning: {line}", file=sys.stderr)
+    if args.screenshot:
+        check_writable(args.screenshot, "--screenshot")
+    precision = record_precision(args)
+    if args.record:
+        check_writable(args.record, "--record")
+    sim = Simulation(scene, seed=args.seed)
+    if args.screenshot:
+        from rigidflock.replay import Recorder
+
+        rec = Recorder(args.record, sim, precision=precision) if args.record else None
+        try:
+            for _ in range(args.ticks or 0):
+                events = sim.step()
+                if rec is not None:
+                    rec.record(None, events)
+        except BaseException:
+            if rec is not None:
+                rec.abandon()
+            raise
+        if rec is not None:
+            rec.close()
+        from rigidflock.render.offscreen import screenshot
+
+        screenshot(sim, args.screenshot, args.size, args.show)
+        print(f"{args.screenshot}: {args.size[0]}x{args.size[1]}, tick {sim.tick}")
+        return EXIT_OK
+    from rigidflock.render import backend
+
+    if backend.HEADLESS:
+        print(
+            f"rigidflock: {args.scene}: no display to open a window on "
+            "(DISPLAY is not set); use --screenshot FILE.png [--ticks N]",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    from rigidflock.render.window import Viewer
+
+    viewer = Viewer(sim, args.size, overlays=args.show, pause_at=args.ticks)
+    viewer.record_precision = precision
+    if args.record:
+        viewer.start_recording(args.record)
+    try:
+        viewer.run()
+    finally:
+        viewer.stop_recording()
+    return EXIT_OK
+
+
+def cmd_bench(args) -> int:
+    from rigidflock import bench
+    from rigidflock.outputs import write_json
+
+    if args.json:
+        check_writable(args.json, "--json")
+    if args.plot:
+        check_writable(args.plot, "--plot")
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise UsageError(
+                "rigidflock bench: --plot needs matplotlib (pip install 'rigidflock[plot]')"
+            ) from None
+    print(
+        f"rigidflock bench: {args.ticks} ticks after {args.warmup} warm-up, each size in its own "
+        "process",
+        flush=True,
+    )
+    results = bench.run_bench(
+        args.units,
+        args.ticks,
+        args.warmup,
+        progress=lambda r: print(f"  {r['units']} units ({r['scenario']}) done", flush=True),
+        orders=args.orders,
+    )
+    print(bench.format_table(results))
+    if args.json:
+        write_json(args.json, results)
+    if args.plot:
+        bench.plot(results, args.plot)
+    return EXIT_FAILED if any("error" in r for r in results) else EXIT_OK
