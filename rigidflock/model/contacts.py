@@ -13,6 +13,12 @@ class Contacts:
 
     ``unit``: AI unit - AI unit; ``obstacle``: any unit (player included) - obstacle;
     ``wall``: any unit - boundary wall or building; ``player``: AI unit - player.
+
+    >>> total = Contacts(unit=3, wall=1)
+    >>> total - Contacts(unit=1)
+    Contacts(unit=2, obstacle=0, wall=1, player=0)
+    >>> Contacts.of_events({"tick": 5, "unit_contacts": 2, "player_contacts": 1})
+    Contacts(unit=2, obstacle=0, wall=0, player=1)
     """
 
     unit: int = 0
