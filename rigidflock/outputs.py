@@ -27,19 +27,35 @@ def check_writable(path: str | os.PathLike, what: str) -> Path:
     return p
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
-def atomic_open(path: str | os.PathLike, mode: str = "w", **kwargs):
-    """Open a temporary file next to ``path``; on success rename it to ``path``, else delete it."""
+def atomic_path(path: str | os.PathLike):
+    """Yield a temporary path beside ``path`` (same extension, for writers that go by it); on
+    success rename it to ``path``, else delete it. The file gets the user's umask like any file
+    the user creates (mkstemp alone would make it private)."""
     p = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".part", dir=p.parent or ".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=f".part{p.suffix}", dir=p.parent)
+    os.close(fd)
     try:
-        with os.fdopen(fd, mode, **kwargs) as fh:
-            yield fh
+        os.chmod(tmp, 0o666 & ~_umask())
+        yield tmp
         os.replace(tmp, p)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | os.PathLike, mode: str = "w", **kwargs):
+    """Open a temporary file next to ``path``; on success rename it to ``path``, else delete it."""
+    with atomic_path(path) as tmp, open(tmp, mode, **kwargs) as fh:
+        yield fh
 
 
 def write_json(path: str | os.PathLike, data) -> None:

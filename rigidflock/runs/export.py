@@ -9,15 +9,12 @@ when complete: an export that fails leaves nothing behind.
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
-from rigidflock.outputs import OutputError
+from rigidflock.outputs import OutputError, atomic_path
 
 KINDS = {".mp4": "mp4", ".gif": "gif"}
 
@@ -110,13 +107,8 @@ def export_video(
     stop = playback.last_tick if stop is None else stop
     ticks = frame_ticks(start, stop, fps, playback.dt)
     out = Path(out)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=f".part{out.suffix}", dir=out.parent)
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a video is an ordinary file
     vectors = bool(overlays is not None and overlays.vectors)
-    try:
+    with atomic_path(out) as tmp:
         writer = _GifWriter(tmp, fps) if kind == "gif" else _Mp4Writer(tmp, fps, size)
         try:
             for k, tick in enumerate(ticks):
@@ -134,9 +126,4 @@ def export_video(
                     progress(k + 1, len(ticks))
         finally:
             writer.close()
-        os.replace(tmp, out)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
     return len(ticks)
