@@ -1,0 +1,60 @@
+"""Bench this checkout against another commit in one command: ticks/s ratios, runs interleaved.
+
+    python tools/bench_compare.py --base 1926f70 --units 1000,10000 --repeats 3
+
+Checks the base commit out into a temporary git worktree, then runs ``rigidflock bench`` from
+each checkout in turn (A B A B ...: both see the same machine load) and prints the median
+ticks/s of each and their ratio (this checkout / base). The machine has 2 shared cores: a ratio
+within about +-5% is noise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def bench(checkout: Path, units: str, ticks: int, out: Path) -> dict[int, float]:
+    cmd = [sys.executable, "-m", "rigidflock", "bench", "--units", units, "--ticks", str(ticks),
+           "--orders", "0", "--json", str(out)]  # fmt: skip
+    subprocess.run(cmd, cwd=checkout, check=True, stdout=subprocess.DEVNULL)
+    return {r["units"]: r["ticks_per_second"] for r in json.loads(out.read_text())}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", required=True, help="commit to compare against")
+    ap.add_argument("--units", default="1000,10000")
+    ap.add_argument("--ticks", type=int, default=300)
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base"
+        subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.base],
+                       cwd=ROOT, check=True)  # fmt: skip
+        try:
+            runs: dict[str, list[dict[int, float]]] = {"this": [], "base": []}
+            for k in range(args.repeats):
+                for name, where in (("this", ROOT), ("base", base)):
+                    runs[name].append(bench(where, args.units, args.ticks, Path(tmp) / "b.json"))
+                    print(f"  repeat {k + 1}: {name} {runs[name][-1]}", flush=True)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT,
+                           check=False)  # fmt: skip
+    print(f"{'units':>8} {'this ticks/s':>13} {'base ticks/s':>13} {'ratio':>7}")
+    for n in runs["this"][0]:
+        a = statistics.median(r[n] for r in runs["this"])
+        b = statistics.median(r[n] for r in runs["base"])
+        print(f"{n:8d} {a:13.0f} {b:13.0f} {a / b:7.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
