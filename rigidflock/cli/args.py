@@ -79,6 +79,31 @@ def fps(text: str) -> float:
     return value
 
 
+def scene_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scene", help="scene file (TOML)")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="PATH=VALUE",
+        help="change a scene key, e.g. --set rules.weights.cohesion=2 --set groups[0].count=200 "
+        "(validated like the file; recordings store the changed scene)",
+    )
+
+
+def load(args):
+    """The scene of ``args.scene`` with ``args.set`` applied; warnings go to stderr."""
+    import sys
+
+    from rigidflock.scene import load_scene
+    from rigidflock.scene.overrides import apply_overrides
+
+    scene = apply_overrides(load_scene(args.scene), args.set)
+    for line in scene.warnings:
+        print(f"warning: {line}", file=sys.stderr)
+    return scene
+
+
 def record_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record", metavar="FILE", help="record a replay of the run into FILE")
     p.add_argument(

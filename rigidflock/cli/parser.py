@@ -12,6 +12,7 @@ from rigidflock.cli.args import (
     overlays,
     positive_int,
     record_args,
+    scene_args,
     seed,
     size,
     unit_list,
@@ -20,7 +21,7 @@ from rigidflock.cli.args import (
 
 def _add_run(sub) -> None:
     r = sub.add_parser("run", help="run a scene headless and print a summary")
-    r.add_argument("scene", help="scene file (TOML)")
+    scene_args(r)
     r.add_argument("--ticks", type=positive_int, default=1800, help="ticks to run (default 1800)")
     r.add_argument("--seed", type=seed, default=None, help="override the scene's seed")
     r.add_argument("--metrics", metavar="FILE.json", help="write the run's metrics as JSON")
@@ -35,7 +36,7 @@ def _add_run(sub) -> None:
 
 def _add_view(sub) -> None:
     v = sub.add_parser("view", help="watch a scene in a window, or save a screenshot of it")
-    v.add_argument("scene", help="scene file (TOML)")
+    scene_args(v)
     v.add_argument("--seed", type=seed, default=None, help="override the scene's seed")
     v.add_argument(
         "--ticks",

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from rigidflock.cli.args import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError, record_precision
+from rigidflock.cli.args import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_OK,
+    UsageError,
+    load,
+    record_precision,
+)
 from rigidflock.cli.progress import progress_bar
 from rigidflock.outputs import check_writable
 from rigidflock.scene import SceneError, load_scene
@@ -58,9 +65,7 @@ def _summary(result) -> str:
 def cmd_run(args) -> int:
     from rigidflock.runs.runner import RunFailed, run_scene
 
-    scene = load_scene(args.scene)
-    for line in scene.warnings:
-        print(f"warning: {line}", file=sys.stderr)
+    scene = load(args)
     if args.metrics:
         check_writable(args.metrics, "--metrics")
     if args.trace:
@@ -92,9 +97,7 @@ def cmd_run(args) -> int:
 def cmd_view(args) -> int:
     from rigidflock.sim import Simulation
 
-    scene = load_scene(args.scene)
-    for line in scene.warnings:
-        print(f"warning: {line}", file=sys.stderr)
+    scene = load(args)
     if args.screenshot:
         check_writable(args.screenshot, "--screenshot")
     precision = record_precision(args)

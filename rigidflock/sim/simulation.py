@@ -9,6 +9,7 @@ renderer. The same scene, seed and commands give bit-identical states on the sam
 
 from __future__ import annotations
 
+import os
 import time
 from collections import defaultdict
 
@@ -25,7 +26,7 @@ from rigidflock.model.steering.blend import Steerer
 from rigidflock.model.steering.blend import World as SteeringWorld
 from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
-from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, SceneError
+from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, SceneError, load_scene
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles
 
 __all__ = ["Simulation"]
@@ -36,9 +37,15 @@ class Simulation:
     current snapshot), ``steering`` (the rules' output for it), ``obstacles`` (M, 3), ``rules``
     (the current switches), ``tick``."""
 
-    def __init__(self, scene: Scene, seed: int | None = None, neighbour_skin: float | None = None):
-        self.scene = scene
-        self.seed = scene.seed if seed is None else int(seed)
+    def __init__(
+        self,
+        scene: Scene | str | os.PathLike,
+        seed: int | None = None,
+        neighbour_skin: float | None = None,
+    ):
+        # a path is read like `rigidflock run` reads it (SceneError for a bad file)
+        self.scene = scene if isinstance(scene, Scene) else load_scene(scene)
+        self.seed = self.scene.seed if seed is None else int(seed)
         # Neighbour reuse margin (world units); results do not depend on it, only speed does.
         self.neighbour_skin = neighbour_skin
         self.reset(self.seed)
