@@ -51,7 +51,7 @@ def test_verify_exit_1_names_the_tick(tmp_path, recorded, capsys):
     import zstandard
 
     from rigidflock.replay.container import CHUNK, CHUNK_HEAD
-    from rigidflock.replay.states import pack_payload, unpack_payload
+    from rigidflock.replay.payload import pack_payload, unpack_payload
 
     data = bytearray(recorded.read_bytes())
     with ReplayReader(recorded) as r:

@@ -13,7 +13,8 @@ versions, every input that changed the run, and every unit's state at every tick
     verify(ReplayReader("run.rfr")).ok             # re-simulate and compare every tick
 
 Modules: :mod:`~rigidflock.replay.container` (file framing, checksums, bounds),
-:mod:`~rigidflock.replay.states` (state encodings, payloads), :mod:`~rigidflock.replay.codec`
+:mod:`~rigidflock.replay.states` (state encodings),
+:mod:`~rigidflock.replay.payload` (data chunk contents), :mod:`~rigidflock.replay.codec`
 (commands as JSON), :mod:`~rigidflock.replay.recorder`, :mod:`~rigidflock.replay.reader`,
 :mod:`~rigidflock.replay.verify`, :mod:`~rigidflock.replay.info` and
 :mod:`~rigidflock.replay.playback` (stored ticks as something to draw).

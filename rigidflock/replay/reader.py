@@ -1,7 +1,8 @@
-"""Reading a replay: :class:`ReplayReader` (header, chunk index, states, events, inputs)::
+"""Reading a replay: :class:`ReplayReader` (header, chunk index, states, events, inputs).
+Chunks are decoded on demand::
 
-with ReplayReader("run.rfr") as r:
-    r.state(300).pos                           # stored positions at tick 300
+    with ReplayReader("run.rfr") as r:
+        r.state(300).pos                           # stored positions at tick 300
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 from collections import OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +36,8 @@ from rigidflock.replay.container import (
     version_problem,
 )
 from rigidflock.replay.errors import fail
-from rigidflock.replay.states import SCALES, STATE_FIELDS, decode_states, unpack_payload
+from rigidflock.replay.payload import Chunk, decode_chunk, is_input
+from rigidflock.replay.states import SCALES, STATE_FIELDS
 from rigidflock.scene import SceneError, parse_scene
 
 # The header fields a reader relies on, and their JSON types.
@@ -51,25 +52,6 @@ HEADER_TYPES = {
     "start_tick": int,
     "prelude": list,
 }
-
-
-@dataclass
-class Chunk:
-    """One decoded data chunk: ``raw`` holds the stored arrays, (T, N, ...) tick-major (int64
-    fixed point for compact files, float64 for exact ones)."""
-
-    first_tick: int
-    ticks: int
-    raw: dict[str, np.ndarray]
-    leader: np.ndarray  # (T, N) bool
-    player_command: np.ndarray  # (T, 2)
-    events: list  # per tick, JSON form
-    inputs: list  # [tick, command JSON]
-
-
-def _is_input(item) -> bool:
-    """A ``[tick, command JSON]`` pair."""
-    return isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)
 
 
 def _header_problem(header: dict) -> str | None:
@@ -94,32 +76,6 @@ def _scan_problem(reason: str, tick: int, offset: int) -> str:
     if reason == "cut":
         return f"cut short at tick {tick} (incomplete chunk at byte {offset})"
     return f"damaged chunk at byte {offset}; readable up to tick {tick}"
-
-
-def _decode_chunk(info: ChunkInfo, raw: bytes, units: int, precision: str) -> Chunk:
-    """The data chunk ``info`` from its decompressed payload. Raises ValueError (and KeyError,
-    TypeError on crafted metadata)."""
-    meta, arrays = unpack_payload(raw)
-    t, n = info.ticks, units
-    if meta.get("first_tick") != info.first_tick or meta.get("ticks") != t:
-        raise ValueError("tick range differs from the chunk header")
-    missing = {"state", "leader", "player_command"} - set(arrays)
-    if missing:
-        raise ValueError(f"no {sorted(missing)[0]!r} array")
-    states = decode_states(arrays["state"], n, t, precision)
-    lead = arrays["leader"]
-    if lead.dtype != np.uint8 or lead.shape != (t, (n + 7) // 8):
-        raise ValueError("leader flags have the wrong shape")
-    leader = np.unpackbits(lead, axis=1, count=n).astype(bool)
-    pc = arrays["player_command"]
-    if pc.shape != (t, 2) or pc.dtype != np.float64:
-        raise ValueError("player commands have the wrong shape")
-    events, inputs = meta.get("events"), meta.get("inputs")
-    if not isinstance(events, list) or len(events) != t or not isinstance(inputs, list):
-        raise ValueError("events or inputs missing")
-    if not all(_is_input(item) for item in inputs):
-        raise ValueError("bad input entry")
-    return Chunk(info.first_tick, t, states, leader, pc, events, inputs)
 
 
 class ReplayReader:
@@ -305,7 +261,7 @@ class ReplayReader:
         info = self.chunks[index]
         try:
             raw = decompress(self._dctx, info, read_payload(self._fh, info))
-            c = _decode_chunk(info, raw, self.units, self.precision)
+            c = decode_chunk(info, raw, self.units, self.precision)
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
             raise fail(self.path, f"chunk at byte {info.offset} does not decode ({e})") from None
         self._cache[index] = c
@@ -351,7 +307,7 @@ class ReplayReader:
         for i in range(len(self.chunks)):
             items += self.chunk(i).inputs
         for item in items:
-            if not _is_input(item):
+            if not is_input(item):
                 raise fail(self.path, "bad input entry")
             tick, data = item
             try:

@@ -40,7 +40,8 @@ from rigidflock.replay.container import (
     package_version,
     preamble,
 )
-from rigidflock.replay.states import SCALES, Scratch, encode_compact, encode_exact, payload_parts
+from rigidflock.replay.payload import payload_parts
+from rigidflock.replay.states import SCALES, Scratch, encode_compact, encode_exact
 
 
 def recording_header(sim, precision: str, chunk_ticks: int, prelude) -> dict:

@@ -1,10 +1,5 @@
-"""Unit states in a data chunk: quantization, the compact and exact encodings, payload packing.
-
-A data chunk's payload is a u32 length, a JSON object (``arrays``: name, dtype, shape and layout
-of each array that follows, packed in that order; ``inputs``: ``[tick, command]`` pairs;
-``events``: each tick's StepEvents) and the arrays' bytes: ``state`` (6, N, T) columns x, y, vx,
-vy, angle, omega; ``leader`` (T, ceil(N / 8)) packed bits; ``player_command`` (T, 2) float64.
-Dtypes come from a short allow-list and every shape is checked against the bytes present.
+"""Unit states in a data chunk: quantization and the compact and exact encodings of the
+``state`` array, (6, N, T) columns x, y, vx, vy, angle, omega.
 
 Precision (recorded in the header):
 
@@ -20,14 +15,9 @@ Precision (recorded in the header):
 
 from __future__ import annotations
 
-import json
-import math
-import struct
-
 import numpy as np
 
 from rigidflock.model.state import State
-from rigidflock.replay.container import ALLOWED_DTYPES
 
 # Fixed-point scales of the compact precision (quanta per unit).
 SCALES = {"pos": 1024.0, "vel": 1024.0, "angle": 65536.0, "omega": 4096.0}
@@ -50,12 +40,6 @@ def quantize(values: np.ndarray, name: str) -> np.ndarray:
 def quantize_state(state: State) -> dict[str, np.ndarray]:
     """Every stored field of ``state`` as the compact precision stores it."""
     return {k: quantize(getattr(state, k), k) for k in STATE_FIELDS}
-
-
-def _unplanes(buf: bytes | memoryview, dtype: np.dtype, count: int) -> np.ndarray:
-    """``count`` values of ``dtype`` from byte planes (all first bytes, then all second ...)."""
-    b = np.frombuffer(buf, np.uint8).reshape(dtype.itemsize, count)
-    return np.ascontiguousarray(b.T).view(dtype).reshape(count)
 
 
 def fields(cols: np.ndarray) -> dict[str, np.ndarray]:
@@ -150,66 +134,3 @@ def decode_states(a: np.ndarray, units: int, ticks: int, precision: str) -> dict
     if a.dtype != np.uint64:
         raise ValueError(f"states have dtype {a.dtype}")
     return fields(decode_exact(a))
-
-
-def payload_parts(meta: dict, arrays, scratch: Scratch | None = None) -> list:
-    """The payload as a list of buffers: u32 meta length, meta JSON (with the arrays' name,
-    dtype, shape, layout), then each array's bytes ("planes": byte-plane shuffled)."""
-    s = scratch or Scratch()
-    parts, specs = [], []
-    for name, a, layout in arrays:
-        specs.append([name, a.dtype.str, list(a.shape), layout])
-        if layout == "planes":
-            size = a.dtype.itemsize
-            pl = s.get(f"planes-{name}", (size, a.size), np.uint8)
-            np.copyto(pl, np.ascontiguousarray(a).reshape(-1).view(np.uint8).reshape(-1, size).T)
-            parts.append(memoryview(pl).cast("B"))
-        else:
-            parts.append(np.ascontiguousarray(a).tobytes())
-    head = json.dumps(dict(meta, arrays=specs), separators=(",", ":")).encode("utf-8")
-    return [struct.pack("<I", len(head)), head, *parts]
-
-
-def pack_payload(meta: dict, arrays) -> bytes:
-    """The payload of :func:`payload_parts` as one bytes object."""
-    return b"".join(bytes(p) for p in payload_parts(meta, arrays))
-
-
-def unpack_payload(raw: bytes) -> tuple[dict, dict[str, np.ndarray]]:
-    """Inverse of :func:`pack_payload`; raises ValueError on anything inconsistent."""
-    if len(raw) < 4:
-        raise ValueError("payload too short")
-    (n,) = struct.unpack_from("<I", raw)
-    if n > len(raw) - 4:
-        raise ValueError("payload metadata runs past its end")
-    meta = json.loads(raw[4 : 4 + n].decode("utf-8"))
-    if not isinstance(meta, dict) or not isinstance(meta.get("arrays", []), list):
-        raise ValueError("payload metadata is not an object")
-    pos = 4 + n
-    arrays = {}
-    view = memoryview(raw)
-    for spec in meta.get("arrays", []):
-        name, dt, shape, layout = _array_spec(spec)
-        count = math.prod(shape)
-        nbytes = count * dt.itemsize
-        if nbytes > len(raw) - pos:
-            raise ValueError(f"array {name!r} runs past the payload")
-        buf = view[pos : pos + nbytes]
-        a = _unplanes(buf, dt, count) if layout == "planes" else np.frombuffer(buf, dt).copy()
-        arrays[name] = a.reshape(shape)
-        pos += nbytes
-    if pos != len(raw):
-        raise ValueError("payload has trailing bytes")
-    return meta, arrays
-
-
-def _array_spec(spec) -> tuple[object, np.dtype, list[int], str]:
-    """One ``[name, dtype, shape, layout]`` entry of the payload metadata, checked."""
-    if not (isinstance(spec, list) and len(spec) == 4):
-        raise ValueError("bad array entry")
-    name, dtype, shape, layout = spec
-    if dtype not in ALLOWED_DTYPES or layout not in ("planes", "raw"):
-        raise ValueError(f"array {name!r}: unsupported dtype {dtype!r}")
-    if not (isinstance(shape, list) and all(isinstance(s, int) and s >= 0 for s in shape)):
-        raise ValueError(f"array {name!r}: bad shape")
-    return name, np.dtype(dtype), shape, layout

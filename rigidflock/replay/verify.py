@@ -1,6 +1,7 @@
-"""Re-simulating a replay and comparing it with what is stored: :func:`verify`::
+"""Re-simulating a replay and comparing it with what is stored: :func:`verify`, tick by tick
+at the file's precision::
 
-verify(ReplayReader("run.rfr")).ok             # re-simulate and compare every tick
+    verify(ReplayReader("run.rfr")).ok             # re-simulate and compare every tick
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import numpy as np
 from rigidflock.replay.codec import to_jsonable
 from rigidflock.replay.container import package_version
 from rigidflock.replay.errors import ReplayError, fail
-from rigidflock.replay.reader import Chunk, ReplayReader
+from rigidflock.replay.payload import Chunk
+from rigidflock.replay.reader import ReplayReader
 from rigidflock.replay.states import FIELD_WORDS, SCALES, STATE_FIELDS, quantize
 from rigidflock.sim import Simulation
 
