@@ -50,16 +50,17 @@ def test_verify_exit_1_names_the_tick(tmp_path, recorded, capsys):
 
     import zstandard
 
-    from rigidflock.replay.core import CHUNK, CHUNK_HEAD, _pack_payload, _unpack_payload
+    from rigidflock.replay.container import CHUNK, CHUNK_HEAD
+    from rigidflock.replay.payload import pack_payload, unpack_payload
 
     data = bytearray(recorded.read_bytes())
     with ReplayReader(recorded) as r:
         info = r.chunks[2]  # ticks 120..150 at 60 ticks a chunk
     payload = bytes(data[info.offset + CHUNK_HEAD : info.offset + CHUNK_HEAD + info.payload_len])
-    meta, arrays = _unpack_payload(zstandard.ZstdDecompressor().decompress(payload))
+    meta, arrays = unpack_payload(zstandard.ZstdDecompressor().decompress(payload))
     specs = meta.pop("arrays")
     arrays["leader"][5, 0] ^= 0x80  # tick 125: unit 0's leader flag flipped (big-endian bits)
-    raw = _pack_payload(meta, [(name, arrays[name], layout) for name, _, _, layout in specs])
+    raw = pack_payload(meta, [(name, arrays[name], layout) for name, _, _, layout in specs])
     new = zstandard.ZstdCompressor().compress(raw)
     head = CHUNK.pack(b"CHNK", 2, 0, 0, info.first_tick, info.ticks, len(new), len(raw),
                       zlib.crc32(new))  # fmt: skip

@@ -24,7 +24,8 @@ import numpy as np
 from rigidflock.model.state import State
 from rigidflock.model.steering.blend import Steerer, Steering
 from rigidflock.model.steering.blend import World as SteeringWorld
-from rigidflock.replay.core import ReplayReader
+from rigidflock.replay.errors import ReplayError
+from rigidflock.replay.reader import ReplayReader
 from rigidflock.sim import Simulation
 from rigidflock.sim.commands import apply_toggles
 
@@ -50,15 +51,14 @@ class TickView:
 
 
 class Playback:
-    """A replay file ready to draw tick by tick: ``view(tick)``, ``frame(tick)``."""
+    """A replay file ready to draw tick by tick: ``view(tick)`` (the renderer draws it with
+    ``frame_from_sim(playback.view(tick))``)."""
 
     def __init__(self, reader: ReplayReader):
         self.reader = reader
         self.scene = reader.scene()
         template = Simulation(self.scene, seed=reader.header["seed"])
         if template.units.n != reader.units:
-            from rigidflock.replay.core import ReplayError
-
             raise ReplayError(
                 f"{reader.path}: the recorded scene has {template.units.n} units, "
                 f"the file {reader.units}"
@@ -135,8 +135,3 @@ class Playback:
             self.reader.player_command(tick), tick, self.reader.events(tick),
             self.buildings_at(tick),
         )  # fmt: skip
-
-    def frame(self, tick: int, vectors: bool = True):
-        from rigidflock.render.frame import frame_from_sim
-
-        return frame_from_sim(self.view(tick), vectors=vectors)

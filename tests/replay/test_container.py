@@ -1,5 +1,6 @@
-"""Damaged replay files: a killed recording, truncation at many offsets, flipped bytes, other
-format versions. Every case reads as an intact prefix or fails with one clear ReplayError."""
+"""The container: damaged replay files (a killed recording, truncation at many offsets, flipped
+bytes, other format versions) and chunk framing. Every damaged case reads as an intact prefix or
+fails with one clear ReplayError."""
 
 import os
 import signal
@@ -181,3 +182,37 @@ def test_killed_recording_leaves_its_complete_chunks(tmp_path):
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert f"INCOMPLETE: cut short at tick {r.last_tick}" in out.stdout
+
+
+def test_a_chunk_frames_its_payload_with_two_checksums(tmp_path):
+    import io
+
+    import zstandard
+
+    from rigidflock.replay.container import (
+        CHUNK_HEAD,
+        DATA,
+        chunk_bytes,
+        decompress,
+        read_chunk_head,
+        read_payload,
+        version_problem,
+    )
+
+    raw = [b"abc" * 100, memoryview(b"xyz")]
+    data = chunk_bytes(DATA, 42, 7, raw, zstandard.ZstdCompressor(level=3))
+    fh = io.BytesIO(b"\0" * 5 + data)
+    info, kind = read_chunk_head(fh, 5, 5 + len(data))
+    assert kind == DATA and (info.offset, info.first_tick, info.ticks) == (5, 42, 7)
+    assert info.raw_len == 303 and CHUNK_HEAD + info.payload_len == len(data)
+    got = decompress(zstandard.ZstdDecompressor(), info, read_payload(fh, info))
+    assert got == b"abc" * 100 + b"xyz"
+    assert read_chunk_head(fh, 5, 5 + len(data) - 1) == "cut"
+    assert read_chunk_head(fh, 5 + len(data), 5 + len(data)) == "eof"
+    bad = io.BytesIO(b"\0" * 5 + data[:10] + bytes([data[10] ^ 1]) + data[11:])
+    assert read_chunk_head(bad, 5, 5 + len(data)) == "damaged"
+    bad = io.BytesIO(b"\0" * 5 + data[:-1] + bytes([data[-1] ^ 1]))
+    with pytest.raises(ValueError, match="checksum mismatch"):
+        read_payload(bad, info)
+    assert version_problem(1) is None
+    assert version_problem(True) == "replay header has no format version"

@@ -1,0 +1,159 @@
+"""Re-simulating a replay and comparing it with what is stored: :func:`verify`, tick by tick
+at the file's precision::
+
+    verify(ReplayReader("run.rfr")).ok             # re-simulate and compare every tick
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rigidflock.replay.codec import to_jsonable
+from rigidflock.replay.container import package_version
+from rigidflock.replay.errors import ReplayError, fail
+from rigidflock.replay.payload import Chunk
+from rigidflock.replay.reader import ReplayReader
+from rigidflock.replay.states import FIELD_WORDS, SCALES, STATE_FIELDS, quantize
+from rigidflock.sim import Simulation
+
+
+@dataclass
+class Difference:
+    tick: int
+    unit: int | None  # None: not a unit's state (events, player command)
+    field: str
+    stored: object
+    simulated: object
+    amount: float | None  # largest absolute difference (world units, rad, ...) at that unit
+    units_differing: int = 0
+
+    def describe(self) -> str:
+        if self.unit is None:
+            return (
+                f"tick {self.tick}: {self.field} differ: stored {self.stored}, "
+                f"re-simulated {self.simulated}"
+            )
+        what = FIELD_WORDS.get(self.field, self.field)
+        by = "" if self.amount is None else f" by {self.amount:.6g}"
+        return (
+            f"tick {self.tick}: unit {self.unit} {what} differs{by} (stored {self.stored}, "
+            f"re-simulated {self.simulated}); {self.units_differing} unit(s) differ at this tick"
+        )
+
+
+@dataclass
+class VerifyResult:
+    ticks_checked: int
+    difference: Difference | None = None
+    complete: bool = True
+    problem: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.difference is None
+
+
+def _fmt(v) -> str:
+    a = np.asarray(v)
+    if a.ndim == 0:
+        return f"{float(a):.9g}" if a.dtype.kind == "f" else str(a.item())
+    return "(" + ", ".join(_fmt(x) for x in a) + ")"
+
+
+def _events_text(e) -> str:
+    if isinstance(e, dict):
+        return ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("__type__", "tick"))
+    return str(e)
+
+
+def _compare_field(precision: str, tick: int, name: str, stored, live) -> Difference | None:
+    """The first unit whose stored ``name`` (one tick: (N, ...)) differs from ``live``."""
+    if precision == "compact":
+        bad = quantize(live, name) != stored
+        shown_stored = stored / SCALES[name]
+    else:
+        bad = np.ascontiguousarray(live, np.float64).view(np.uint64) != stored.view(np.uint64)
+        shown_stored = stored
+    if bad.ndim == 2:
+        bad = bad.any(axis=1)
+    if not bad.any():
+        return None
+    rows = np.flatnonzero(bad)
+    i = int(rows[0])
+    with np.errstate(invalid="ignore"):
+        amount = float(np.max(np.abs(np.asarray(live[i]) - np.asarray(shown_stored[i]))))
+    return Difference(tick, i, name, _fmt(shown_stored[i]), _fmt(live[i]), amount, len(rows))
+
+
+def _compare(reader: ReplayReader, c: Chunk, k: int, sim) -> Difference | None:
+    """The first difference between the stored tick ``k`` of ``c`` and ``sim`` now."""
+    tick = c.first_tick + k
+    st = sim.state
+    for name in STATE_FIELDS:
+        d = _compare_field(reader.precision, tick, name, c.raw[name][k], getattr(st, name))
+        if d is not None:
+            return d
+    lead = st.leader if len(st.leader) == reader.units else np.zeros(reader.units, bool)
+    bad = np.asarray(lead, bool) != c.leader[k]
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        return Difference(
+            tick, i, "leader flag", bool(c.leader[k][i]), bool(lead[i]), None, int(bad.sum())
+        )
+    pc = np.asarray(sim.player_command, float)
+    if pc.view(np.uint64).tolist() != c.player_command[k].view(np.uint64).tolist():
+        return Difference(tick, None, "player commands", _fmt(c.player_command[k]), _fmt(pc), None)
+    return None
+
+
+def _check_chunk(reader, c: Chunk, first: bool, sim, inputs, result, progress) -> bool:
+    """Step ``sim`` through chunk ``c`` comparing every tick (``first``: the chunk whose first
+    tick is the state before any recorded step); False at the first difference."""
+    total = reader.last_tick + 1
+    for k in range(c.ticks):
+        tick = c.first_tick + k
+        if k or not first:
+            events = sim.step(inputs.get(sim.tick))
+            stored_ev, live_ev = c.events[k], to_jsonable(events)
+            if stored_ev != live_ev:
+                result.difference = Difference(
+                    tick, None, "events", _events_text(stored_ev), _events_text(live_ev), None
+                )
+                return False
+        d = _compare(reader, c, k, sim)
+        if d is not None:
+            result.difference = d
+            return False
+        result.ticks_checked += 1
+        if progress is not None:
+            progress(tick + 1, total)
+    return True
+
+
+def verify(reader: ReplayReader, progress=None) -> VerifyResult:
+    """Re-simulate from the recorded scene, seed and inputs; compare every stored tick at the
+    file's precision. ``progress``: optional callable(ticks_done, ticks_total)."""
+    scene = reader.scene()
+    inputs = reader.inputs()
+    result = VerifyResult(0, complete=reader.complete, problem=reader.problem)
+    h = reader.header
+    here = package_version("pymunk")
+    if h.get("pymunk") and here and h.get("pymunk") != here:
+        result.notes.append(f"recorded with pymunk {h['pymunk']}, verifying with {here}")
+    if not reader.chunks:
+        return result
+    try:
+        sim = Simulation(scene, seed=h["seed"])
+        while sim.tick < reader.first_tick:
+            sim.step(inputs.get(sim.tick))
+        for ci in range(len(reader.chunks)):
+            if not _check_chunk(reader, reader.chunk(ci), ci == 0, sim, inputs, result, progress):
+                return result
+    except ReplayError:
+        raise
+    except (ValueError, TypeError) as e:  # a recorded command the simulation refuses
+        raise fail(reader.path, f"re-simulation refused a recorded input: {e}") from None
+    return result
