@@ -76,6 +76,20 @@ def build_grid(
     ys = (np.arange(ny) + 0.5) * cell
     gx, gy = np.meshgrid(xs, ys)
     pts = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    blocked = _blocked(pts, (w, h), clearance, walls, buildings, obstacles, walled)
+    blocked = blocked.reshape(ny, nx)
+    if blocked.all():
+        nearest = np.arange(nx * ny)
+    else:
+        _, (iy, ix) = ndimage.distance_transform_edt(blocked, return_indices=True)
+        nearest = (iy * nx + ix).ravel()
+    step_len = np.array([cell if not (dx and dy) else cell * np.sqrt(2) for dx, dy in _STEPS])
+    return Grid(cell, nx, ny, blocked, nearest, _neighbours(~blocked), step_len)
+
+
+def _blocked(pts, size, clearance, walls, buildings, obstacles, walled) -> np.ndarray:
+    """(P,) bool: the points ``pts`` (P, 2) within ``clearance`` of anything solid."""
+    w, h = size
     blocked = np.zeros(len(pts), dtype=bool)
     for start, end, thickness in walls:
         blocked |= segment_distance(pts, start, end) < thickness / 2 + clearance
@@ -87,13 +101,13 @@ def build_grid(
     if walled:
         blocked |= (pts[:, 0] < clearance) | (pts[:, 0] > w - clearance)
         blocked |= (pts[:, 1] < clearance) | (pts[:, 1] > h - clearance)
-    blocked = blocked.reshape(ny, nx)
-    if blocked.all():
-        nearest = np.arange(nx * ny)
-    else:
-        _, (iy, ix) = ndimage.distance_transform_edt(blocked, return_indices=True)
-        nearest = (iy * nx + ix).ravel()
-    free = ~blocked
+    return blocked
+
+
+def _neighbours(free: np.ndarray) -> np.ndarray:
+    """(8, ny * nx) the neighbour cell per step of ``_STEPS`` from each cell of the (ny, nx)
+    ``free`` mask, -1 where either is blocked, off the grid, or the step cuts a corner."""
+    ny, nx = free.shape
     iy, ix = np.divmod(np.arange(nx * ny), nx)
     neighbours = np.full((8, nx * ny), -1, dtype=np.intp)
     for k, (dx, dy) in enumerate(_STEPS):
@@ -105,8 +119,7 @@ def build_grid(
         if dx and dy:  # no corner cutting
             ok &= free[iy, np.clip(ix + dx, 0, nx - 1)] & free[np.clip(iy + dy, 0, ny - 1), ix]
         neighbours[k] = np.where(ok, jyc * nx + jxc, -1)
-    step_len = np.array([cell if not (dx and dy) else cell * np.sqrt(2) for dx, dy in _STEPS])
-    return Grid(cell, nx, ny, blocked, nearest, neighbours, step_len)
+    return neighbours
 
 
 @dataclass

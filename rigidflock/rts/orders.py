@@ -25,7 +25,7 @@ import numpy as np
 
 from rigidflock.model.state import State, Units
 from rigidflock.rts import navigation
-from rigidflock.rts.control import control_group
+from rigidflock.rts.control import SLOW_STUCK, control_group
 from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.slots import assign_nearest, formation_slots
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
@@ -175,7 +175,7 @@ class Orders:
         """Search the distance field again with the cells under stopped units made costly
         (the way round for units that are stuck; the group path stays)."""
         speed = np.hypot(*state.vel[: self.units.n_ai].T)
-        stopped = np.flatnonzero(speed < 0.2 * g.speed)
+        stopped = np.flatnonzero(speed < SLOW_STUCK * g.speed)
         g.field = self._field(g.goal, navigation.congestion_cost(self.grid, state.pos[stopped]))
         g.reroutes += 1
         g.last_reroute = tick
