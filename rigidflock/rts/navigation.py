@@ -1,12 +1,13 @@
-"""Routes for move orders: a walkable grid, one distance field per order, formation slots.
+"""Routes for move orders: a walkable grid, one distance field per order, the path along it.
 
 The world is rasterised into square cells of side ``cell``; a cell is blocked when its centre lies
 within ``clearance`` of a wall, a building or an obstacle (or of the world's edge when it is
 walled). An order's route is a Dijkstra distance field from its goal over the 8-connected free
 cells (diagonal steps only where both orthogonal neighbours are free, so routes never cut a
 corner), computed by ``scipy.sparse.csgraph.dijkstra``: one search per order, however many units
-follow it. A unit follows the field downhill; it steers at the cell ``lookahead`` steps ahead.
-Positions are world units; cells are flat indices ``iy * nx + ix``.
+follow it. A group's path is the field walked downhill from its centre; a unit pushed off it
+follows the field itself. Positions are world units; cells are flat indices ``iy * nx + ix``.
+Formation slots around the goal are in :mod:`.slots`.
 """
 
 from __future__ import annotations
@@ -75,6 +76,20 @@ def build_grid(
     ys = (np.arange(ny) + 0.5) * cell
     gx, gy = np.meshgrid(xs, ys)
     pts = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    blocked = _blocked(pts, (w, h), clearance, walls, buildings, obstacles, walled)
+    blocked = blocked.reshape(ny, nx)
+    if blocked.all():
+        nearest = np.arange(nx * ny)
+    else:
+        _, (iy, ix) = ndimage.distance_transform_edt(blocked, return_indices=True)
+        nearest = (iy * nx + ix).ravel()
+    step_len = np.array([cell if not (dx and dy) else cell * np.sqrt(2) for dx, dy in _STEPS])
+    return Grid(cell, nx, ny, blocked, nearest, _neighbours(~blocked), step_len)
+
+
+def _blocked(pts, size, clearance, walls, buildings, obstacles, walled) -> np.ndarray:
+    """(P,) bool: the points ``pts`` (P, 2) within ``clearance`` of anything solid."""
+    w, h = size
     blocked = np.zeros(len(pts), dtype=bool)
     for start, end, thickness in walls:
         blocked |= segment_distance(pts, start, end) < thickness / 2 + clearance
@@ -86,13 +101,13 @@ def build_grid(
     if walled:
         blocked |= (pts[:, 0] < clearance) | (pts[:, 0] > w - clearance)
         blocked |= (pts[:, 1] < clearance) | (pts[:, 1] > h - clearance)
-    blocked = blocked.reshape(ny, nx)
-    if blocked.all():
-        nearest = np.arange(nx * ny)
-    else:
-        _, (iy, ix) = ndimage.distance_transform_edt(blocked, return_indices=True)
-        nearest = (iy * nx + ix).ravel()
-    free = ~blocked
+    return blocked
+
+
+def _neighbours(free: np.ndarray) -> np.ndarray:
+    """(8, ny * nx) the neighbour cell per step of ``_STEPS`` from each cell of the (ny, nx)
+    ``free`` mask, -1 where either is blocked, off the grid, or the step cuts a corner."""
+    ny, nx = free.shape
     iy, ix = np.divmod(np.arange(nx * ny), nx)
     neighbours = np.full((8, nx * ny), -1, dtype=np.intp)
     for k, (dx, dy) in enumerate(_STEPS):
@@ -104,8 +119,7 @@ def build_grid(
         if dx and dy:  # no corner cutting
             ok &= free[iy, np.clip(ix + dx, 0, nx - 1)] & free[np.clip(iy + dy, 0, ny - 1), ix]
         neighbours[k] = np.where(ok, jyc * nx + jxc, -1)
-    step_len = np.array([cell if not (dx and dy) else cell * np.sqrt(2) for dx, dy in _STEPS])
-    return Grid(cell, nx, ny, blocked, nearest, neighbours, step_len)
+    return neighbours
 
 
 @dataclass
@@ -152,30 +166,22 @@ def distance_field(grid: Grid, goal: np.ndarray, extra_cost: np.ndarray | None =
     return Field(goal_cell, dist, next_cell)
 
 
-def formation_slots(
-    grid: Grid, field: Field, goal: np.ndarray, facing: np.ndarray, count: int, spacing: float
-) -> np.ndarray:
-    """``count`` distinct slots (count, 2) around ``goal`` on a lattice of ``spacing`` aligned
-    with ``facing`` (the direction of travel): the reachable free lattice points nearest the
-    goal, so the formation is a compact block whose radius grows like sqrt(count)."""
-    goal = np.asarray(goal, dtype=float)
-    f = np.asarray(facing, dtype=float)
-    norm = np.hypot(*f)
-    f = f / norm if norm > 1e-9 else np.array([1.0, 0.0])
-    side = np.array([-f[1], f[0]])
-    radius = 3
-    while True:
-        k = np.arange(-radius, radius + 1)
-        a, b = np.meshgrid(k, k)
-        pts = goal + spacing * (a.ravel()[:, None] * f + b.ravel()[:, None] * side)
-        ok = grid.is_free(pts)
-        ok[ok] &= np.isfinite(field.dist[grid.cell_of(pts[ok])])
-        if ok.sum() >= count or radius > 4 * np.sqrt(count) + 8:
+def path_from(grid: Grid, field: Field, start: np.ndarray) -> np.ndarray:
+    """The route from ``start`` (2,) down the field to the goal, as cell centres (K, 2), world
+    units; K >= 1 (the start's cell alone when it is the goal's or cannot reach it)."""
+    cell = int(grid.cell_of(start[None, :])[0])
+    cells = [cell]
+    for _ in range(grid.n):
+        nxt = int(field.next_cell[cells[-1]])
+        if nxt == cells[-1]:
             break
-        radius *= 2
-    pts = pts[ok]
-    d = np.hypot(*(pts - goal).T)
-    order = np.lexsort((a.ravel()[ok], b.ravel()[ok], d))  # ties broken by lattice position
-    if len(order) < count:
-        raise ValueError(f"only {len(order)} free formation slots near the goal for {count} units")
-    return pts[order[:count]]
+        cells.append(nxt)
+    return grid.centre(np.asarray(cells))
+
+
+def congestion_cost(grid: Grid, stopped: np.ndarray) -> np.ndarray:
+    """Extra cost (cells,), world units, for entering the cells under ``stopped`` (M, 2)
+    positions: four cells' length per stopped unit, so a re-search goes round a jam."""
+    cost = np.zeros(grid.n)
+    np.add.at(cost, grid.cell_of(stopped), 4.0 * grid.cell)
+    return cost

@@ -1,4 +1,6 @@
-"""RTS group movement: move orders, routes, formation slots, re-routing (seeds 000 and 001)."""
+"""RTS group movement end to end: the bundled scenes arrive in formation, orders through commands,
+a new building, bad input, metrics (seeds 000 and 001). Unit tests of the parts: test_navigation,
+test_slots, test_groups, test_control."""
 
 import numpy as np
 import pytest
@@ -86,47 +88,6 @@ def test_arrival_without_piling(outcome):
         assert radius <= 0.8 * spacing * np.sqrt(len(p))
 
 
-AROUND_A_WALL = """
-[world]
-size = [400.0, 300.0]
-bounds = "walls"
-[rules]
-chase = false
-view = "limited"
-radius_factor = {{ wide = 6.0, limited = 6.0, narrow = 6.0 }}
-separation_factor = 3.5
-[[walls]]
-start = [200.0, {y0}]
-end = [200.0, {y1}]
-thickness = 6.0
-[[groups]]
-count = 20
-heading = 0
-spawn = {{ center = [80.0, 150.0], radius = 40.0 }}
-[[orders]]
-select = {{ family = "regular" }}
-goal = [320.0, 150.0]
-"""
-
-
-@pytest.mark.parametrize("y0,y1", [(60.0, 240.0), (40.0, 230.0)])
-def test_a_group_goes_around_a_wall_on_one_side(scene_from, y0, y1):
-    """The wall stands across the straight line, the group centred behind it (first case
-    symmetric: each unit's own shortest way would split the group). One path per group keeps
-    every unit on the same side (seed 001)."""
-    sim = Simulation(scene_from(AROUND_A_WALL.format(y0=y0, y1=y1)))
-    side = {}
-    for _ in range(4000):
-        prev = sim.state.pos[:20].copy()
-        sim.step()
-        now = sim.state.pos[:20]
-        crossing = (prev[:, 0] < 200) & (now[:, 0] >= 200)
-        for k in np.flatnonzero(crossing):
-            side.setdefault(int(k), now[k, 1] > 150)
-    assert len(side) == 20  # everyone got past the wall
-    assert len(set(side.values())) == 1
-
-
 def test_a_new_building_across_the_route_is_gone_around():
     sc = load_scene(ROOT / "scenes" / "rts_maze.toml")
     sim = Simulation(sc)
@@ -159,28 +120,6 @@ def test_orders_through_commands_and_one_search_per_order(scene_from):
     assert sorted(len(g.members) for g in groups.values()) == [20, 20]
     # ordered units flock with their group only and lead nobody
     assert not sim.steering.leader[:40].any()
-
-
-def test_group_moves_at_its_slowest_members_speed(scene_from):
-    sc = scene_from(
-        '[world]\nsize = [1200.0, 400.0]\nbounds = "walls"\n[rules]\nchase = false\n'
-        '[[groups]]\nfamily = "fast"\ncount = 6\nthrust = 20.0\nheading = 0\n'
-        "spawn = { center = [100.0, 200.0], radius = 30.0 }\n"
-        '[[groups]]\nfamily = "slow"\ncount = 6\nthrust = 8.0\nheading = 0\n'
-        "spawn = { center = [100.0, 200.0], radius = 30.0 }\n"
-        "[[orders]]\nselect = { ids = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] }\n"
-        "goal = [1050.0, 200.0]\n"
-    )
-    sim = Simulation(sc)
-    sim.step()
-    g = next(iter(sim.orders.groups.values()))
-    slow_cruise = float(sim.units.cruise_speed[6])
-    assert g.speed == pytest.approx(slow_cruise)
-    for _ in range(900):
-        sim.step()
-    fast = np.hypot(*sim.state.vel[:6].T)
-    # the fast units hold back to the group's pace (well below their own cruise of 14.1)
-    assert fast.mean() < 1.2 * slow_cruise
 
 
 BAD_RTS = [

@@ -1,0 +1,291 @@
+"""One tick of a group's movement: arrays over its members, no loop over units.
+
+:func:`control_group` puts together, for every member of one group:
+
+- path following (:func:`path_target`): the point on the group's one path a few cells ahead of
+  the unit's place on it, or down the distance field for a unit far off it or on a detour;
+- speed and queueing (:func:`cruise_throttle`): the group's speed, less behind a close unit;
+- arrival (:func:`arrive_control`, :func:`update_arrived`): near its slot a unit closes the
+  velocity error in its body frame, and stands on the slot once slow there;
+- backing off (:func:`back_off`): a stuck unit reverses for a second;
+- stuck detection (:func:`track_progress`, :func:`find_stuck`, :func:`start_backing`).
+
+Units: positions and lengths in world units, speeds in world units per second, forces in
+newtons, throttle in [-1, 1] (after clipping), ticks as integers. m: the group's members.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rigidflock.model.state import State, Units
+from rigidflock.model.steering.pursuit import seek_steer
+from rigidflock.rts.groups import Group
+from rigidflock.rts.navigation import Grid
+from rigidflock.rts.slots import deal_slots
+from rigidflock.scene import NavigationSpec
+
+ARRIVED_WITHIN = 0.75  # unit lengths from the slot: arrived (when slow)
+ARRIVE_TIME = 2.0  # seconds: near its slot a unit wants to close the distance at e / this
+VELOCITY_TIME = 0.5  # seconds in which thrust and bow force close the velocity error
+LEAVE_SLOT = 2.0  # an arrived unit pushed this many lengths away drives back
+BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed), on the way
+QUEUE_GAP = 1.0  # unit lengths: full stop behind a unit this close ahead, full speed at twice
+REASSIGN_TICKS = 30  # slots of units still on the way are re-dealt this often
+PATH_WINDOW = 24  # cells of the group's path searched ahead of a unit's place each tick
+PATH_LEASH = 20.0  # unit lengths: farther from the path a unit follows the distance field
+FLOCK_EN_ROUTE = 0.5  # share of the rules' force (cohesion, alignment, separation) on the way
+BACK_THROTTLE = -0.6  # throttle of a unit backing off
+BACK_SECONDS = 1.0  # how long a stuck unit backs off
+SLOW_ARRIVED = 0.3  # below this share of the group's speed a unit near its slot has arrived
+SLOW_STUCK = 0.2  # below this share of the group's speed a unit without progress is stuck
+
+
+@dataclass
+class Body:
+    """The members' motion from the tick's snapshot, in the world and in their body frame."""
+
+    pos: np.ndarray  # (m, 2) world units
+    vel: np.ndarray  # (m, 2) world units / s
+    angle: np.ndarray  # (m,) heading, radians
+    fwd: np.ndarray  # (m, 2) unit vector along the hull
+    left: np.ndarray  # (m, 2) unit vector to port
+    v_fwd: np.ndarray  # (m,) forward speed, world units / s (negative when reversing)
+    v_lat: np.ndarray  # (m,) sideways speed to port, world units / s
+    speed: np.ndarray  # (m,) |vel|, world units / s
+
+
+def body_of(state: State, idx: np.ndarray) -> Body:
+    """The :class:`Body` of unit rows ``idx`` (m,) at ``state``."""
+    pos, vel, ang = state.pos[idx], state.vel[idx], state.angle[idx]
+    fwd = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    left = np.stack([-fwd[:, 1], fwd[:, 0]], axis=1)
+    v_fwd = np.einsum("ij,ij->i", vel, fwd)
+    v_lat = np.einsum("ij,ij->i", vel, left)
+    return Body(pos, vel, ang, fwd, left, v_fwd, v_lat, np.hypot(*vel.T))
+
+
+def at_formation(
+    slots: np.ndarray, goal: np.ndarray, to_go: np.ndarray, arrive_r: np.ndarray
+) -> np.ndarray:
+    """(m,) bool: units within two formation radii (the farthest of ``slots`` (m, 2) from
+    ``goal`` (2,)) plus their arrival radius ``arrive_r`` (m,) of the goal by route (``to_go``
+    (m,)). At the formation's edge a unit heads for its own slot instead of the goal itself."""
+    form_r = float(np.hypot(*(slots - goal).T).max())
+    return to_go < 2.0 * form_r + arrive_r
+
+
+def path_target(
+    path: np.ndarray,
+    path_index: np.ndarray,
+    pos: np.ndarray,
+    length: np.ndarray,
+    detouring: np.ndarray,
+    descend: np.ndarray,
+    lookahead: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The point each unit steers at on the way, and its new place along the group's ``path``
+    (K, 2) (seed 001: a group does not split around a wall).
+
+    Each unit's place (``path_index`` (m,)) moves to the nearest of the next ``PATH_WINDOW``
+    path cells to ``pos`` (m, 2); it steers at the cell ``lookahead`` past it. A unit farther
+    than ``PATH_LEASH`` of its lengths (m,) from the path, or ``detouring`` (m,) bool, steers
+    at ``descend`` (m, 2) instead: its point down the distance field. Returns
+    (path_index (m,), target (m, 2))."""
+    K = len(path)
+    window = path_index[:, None] + np.arange(PATH_WINDOW)[None, :]
+    window = np.minimum(window, K - 1)
+    d_path = np.hypot(*(path[window] - pos[:, None, :]).transpose(2, 0, 1))
+    path_index = window[np.arange(len(pos)), np.argmin(d_path, axis=1)]
+    on_path = (d_path.min(axis=1) < PATH_LEASH * length) & ~detouring
+    follow = path[np.minimum(path_index + lookahead, K - 1)]
+    return path_index, np.where(on_path[:, None], follow, descend)
+
+
+def cruise_throttle(
+    steer: np.ndarray,
+    gap: np.ndarray,
+    length: np.ndarray,
+    approach: np.ndarray,
+    group_speed: float,
+    cruise: np.ndarray,
+    v_fwd: np.ndarray,
+) -> np.ndarray:
+    """Throttle (m,), unclipped, on the way: hold the group's speed, queueing behind slower
+    units. The wanted speed falls from ``group_speed`` to 0 as ``gap`` (m,), the distance to
+    the nearest unit ahead, shrinks from 2 to 1 ``QUEUE_GAP`` lengths (m,); only units already
+    pointing their way (``|steer|`` (m,) < 1) queue, one still turning keeps its speed, and
+    those ``approach``-ing (m,) their slot do not. Feed-forward (wanted / ``cruise`` (m,))^2
+    plus ``BRAKE_GAIN`` on the error from the forward speed ``v_fwd`` (m,)."""
+    queue = np.clip((gap - QUEUE_GAP * length) / (QUEUE_GAP * length), 0.0, 1.0)
+    queue = np.where(np.abs(steer) < 1.0, queue, 1.0)
+    desired = group_speed * np.where(approach, 1.0, queue)
+    return (desired / cruise) ** 2 + BRAKE_GAIN * (desired - v_fwd) / cruise
+
+
+def arrive_control(
+    to_slot: np.ndarray,
+    d_slot: np.ndarray,
+    body: Body,
+    group_speed: float,
+    mass: np.ndarray,
+    drag_k: np.ndarray,
+    thrust: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Near the slot (and on it): "arrive". The wanted velocity points at the slot (``to_slot``
+    (m, 2), ``d_slot`` (m,) its length) and shrinks with the distance (e / ARRIVE_TIME, at most
+    ``group_speed``); thrust and the bow force close the velocity error in the body frame
+    within VELOCITY_TIME, so a unit brakes, backs and side-steps onto its slot instead of
+    circling it. ``mass`` (m,) kg, ``drag_k`` (m,) quadratic drag (N s^2 / world unit^2),
+    ``thrust`` (m,) N. Returns (throttle (m,), unclipped; sideways force (m,), N)."""
+    e_f = np.einsum("ij,ij->i", to_slot, body.fwd)
+    e_l = np.einsum("ij,ij->i", to_slot, body.left)
+    scale = np.minimum(1.0, group_speed * ARRIVE_TIME / np.maximum(d_slot, 1e-9))
+    want_f, want_l = e_f * scale / ARRIVE_TIME, e_l * scale / ARRIVE_TIME
+    v_fwd = body.v_fwd
+    f_fwd = mass * (want_f - v_fwd) / VELOCITY_TIME + drag_k * v_fwd * np.abs(v_fwd)
+    f_lat = mass * (want_l - body.v_lat) / VELOCITY_TIME
+    return f_fwd / thrust, f_lat
+
+
+def update_arrived(
+    arrived: np.ndarray,
+    d_slot: np.ndarray,
+    speed: np.ndarray,
+    length: np.ndarray,
+    group_speed: float,
+) -> np.ndarray:
+    """(m,) bool: a unit within ``ARRIVED_WITHIN`` of its lengths (m,) of its slot (``d_slot``
+    (m,)) and slower than ``SLOW_ARRIVED`` x ``group_speed`` has arrived; one ``arrived`` (m,)
+    stays so until pushed ``LEAVE_SLOT`` lengths away (then it drives back)."""
+    arrived = arrived | ((d_slot < ARRIVED_WITHIN * length) & (speed < SLOW_ARRIVED * group_speed))
+    return arrived & (d_slot < LEAVE_SLOT * length)
+
+
+def back_off(
+    backing: np.ndarray, throttle: np.ndarray, force: np.ndarray, seek_force: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Units ``backing`` (m,) bool reverse at ``BACK_THROTTLE`` with the bow force of seeking
+    their target (``seek_force`` (m,), N): it turns the hull whichever way it moves, so backing
+    with the bow swung toward the target comes out of the corner pointing the right way. The
+    others keep ``throttle`` (m,) and ``force`` (m,)."""
+    return np.where(backing, BACK_THROTTLE, throttle), np.where(backing, seek_force, force)
+
+
+def track_progress(
+    best: np.ndarray,
+    progress_tick: np.ndarray,
+    arrived: np.ndarray,
+    progress: np.ndarray,
+    cell: float,
+    tick: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """New (best (m,), progress_tick (m,)): a unit whose distance to go ``progress`` (m,)
+    beats its ``best`` (m,) by half a ``cell`` (world units), or that has ``arrived`` (m,),
+    made progress at ``tick``; ``best`` keeps the smallest distance seen."""
+    better = progress < best - 0.5 * cell
+    best = np.where(better, progress, np.minimum(best, progress))
+    return best, np.where(better | arrived, tick, progress_tick)
+
+
+def find_stuck(
+    arrived: np.ndarray,
+    progress_tick: np.ndarray,
+    speed: np.ndarray,
+    group_speed: float,
+    tick: int,
+    stuck_ticks: int,
+) -> np.ndarray:
+    """(m,) bool: units not ``arrived`` (m,) without progress for more than ``stuck_ticks``
+    since ``progress_tick`` (m,) while standing still (``speed`` (m,) below ``SLOW_STUCK`` x
+    ``group_speed``; one merely queueing still creeps along)."""
+    stuck = ~arrived & (tick - progress_tick > stuck_ticks)
+    stuck &= speed < SLOW_STUCK * group_speed
+    return stuck
+
+
+def start_backing(g: Group, stuck: np.ndarray, tick: int, dt: float, stuck_ticks: int) -> None:
+    """The ``stuck`` (m,) members of ``g`` back off for a second (out of a corner, off another
+    unit's flank), then follow the distance field for ``stuck_ticks`` (the group keeps its
+    path); their progress clock restarts when they stop backing."""
+    one_second = int(round(BACK_SECONDS / dt))
+    g.backing_until = np.where(stuck, tick + one_second, g.backing_until)
+    g.detour_until = np.where(stuck, tick + stuck_ticks, g.detour_until)
+    g.progress_tick = np.where(stuck, tick + one_second, g.progress_tick)
+    g.backoffs += int(stuck.sum())
+
+
+@dataclass
+class GroupControl:
+    """One group's part of :class:`~rigidflock.rts.groups.OrderControl`, rows over members."""
+
+    force: np.ndarray  # (m,) bow force, N
+    throttle: np.ndarray  # (m,) in [-1, 1]
+    flock_scale: np.ndarray  # (m,) factor on the rules' force
+    reroute: bool  # a member is stuck and the group's last re-route is old: search again
+
+
+def control_group(
+    g: Group,
+    state: State,
+    units: Units,
+    nav: NavigationSpec,
+    steering_force: float,
+    grid: Grid,
+    gap: np.ndarray,
+    tick: int,
+    dt: float,
+) -> GroupControl:
+    """Steering and throttle of ``g``'s members from the snapshot ``state``; ``gap`` (N,):
+    distance to the nearest unit ahead. Updates the group's slots, path places, arrivals and
+    progress; ``steering_force`` is the rules' S, newtons."""
+    idx = g.members
+    L = units.length[idx]
+    b = body_of(state, idx)
+    cells = grid.cell_of(b.pos)
+    to_go = g.field.dist[cells]
+    arrive_r = nav.arrive_radius * L
+    close = at_formation(g.slots, g.goal, to_go, arrive_r)  # at the formation, by route
+    if (tick - g.tick) % REASSIGN_TICKS == 0:
+        deal_slots(g.slots, g.goal, g.facing, g.arrived, close, b.pos, b.angle, to_go, L)
+    to_slot = g.slots - b.pos
+    d_slot = np.hypot(*to_slot.T)
+    near = d_slot < arrive_r
+    approach = near | close
+    descend = grid.centre(g.field.ahead(cells, nav.lookahead))
+    g.path_index, ahead = path_target(
+        g.path, g.path_index, b.pos, L, g.detour_until > tick, descend, nav.lookahead
+    )
+    target = np.where(approach[:, None], g.slots, ahead)
+    steer = seek_steer(target - b.pos, b.fwd, b.left)
+    g.arrived[:] = update_arrived(g.arrived, d_slot, b.speed, L, g.speed)
+
+    seek_force = nav.seek * steering_force * steer
+    throttle = cruise_throttle(
+        steer, gap[idx], L, approach, g.speed, units.cruise_speed[idx], b.v_fwd
+    )
+    arrive_throttle, arrive_force = arrive_control(
+        to_slot, d_slot, b, g.speed, units.mass[idx], units.drag_k[idx], units.thrust[idx]
+    )
+    throttle = np.where(near, arrive_throttle, throttle)
+    force = np.where(near, arrive_force, seek_force)
+    throttle, force = back_off(g.backing_until > tick, throttle, force, seek_force)
+
+    g.best, g.progress_tick = track_progress(
+        g.best, g.progress_tick, g.arrived, np.minimum(to_go, d_slot), grid.cell, tick
+    )
+    if g.arrived.all() and g.arrival_tick is None:
+        g.arrival_tick = tick
+    stuck_ticks = int(round(nav.stuck_seconds / dt))
+    stuck = find_stuck(g.arrived, g.progress_tick, b.speed, g.speed, tick, stuck_ticks)
+    if stuck.any():
+        start_backing(g, stuck, tick, dt, stuck_ticks)
+    return GroupControl(
+        force=force,
+        throttle=np.clip(throttle, -1.0, 1.0),
+        # near the slot only the order steers: the flock's pull and push would fight it
+        flock_scale=np.where(near, 0.0, FLOCK_EN_ROUTE),
+        reroute=bool(stuck.any()) and tick - g.last_reroute > stuck_ticks,
+    )

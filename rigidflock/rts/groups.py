@@ -1,0 +1,72 @@
+"""A group: the units of one move order, with its route, slots and per-member progress."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rigidflock.rts import navigation
+
+# the Group arrays with one row per member
+PER_MEMBER = (
+    "members",
+    "slots",
+    "arrived",
+    "best",
+    "progress_tick",
+    "backing_until",
+    "detour_until",
+    "path_index",
+)
+
+
+@dataclass
+class Group:
+    """One order in progress."""
+
+    id: int
+    members: np.ndarray  # (m,) unit rows
+    goal: np.ndarray  # (2,)
+    facing: np.ndarray  # (2,) unit vector, the direction of travel
+    field: navigation.Field
+    slots: np.ndarray  # (m, 2) each member's slot
+    speed: float  # the group's speed: its slowest member's cruise speed
+    tick: int  # when it was ordered
+    route_length: float  # route distance from the group's centre to the goal, world units
+    path: np.ndarray = None  # (K, 2) the group's route: cell centres from its centre to the goal
+    path_index: np.ndarray = None  # (m,) each member's place along the path
+    arrived: np.ndarray = None  # (m,) bool
+    best: np.ndarray = None  # (m,) smallest distance to go seen
+    progress_tick: np.ndarray = None  # (m,) tick of the last progress
+    backing_until: np.ndarray = None  # (m,) a stuck unit reverses until this tick
+    detour_until: np.ndarray = None  # (m,) a stuck unit follows the distance field until then
+    reroutes: int = 0
+    backoffs: int = 0  # times a stuck unit backed off
+    last_reroute: int = -(10**9)
+    arrival_tick: int | None = None  # when the last member first stood on its slot
+
+    def __post_init__(self):
+        m = len(self.members)
+        self.arrived = np.zeros(m, dtype=bool)
+        self.best = np.full(m, np.inf)
+        self.progress_tick = np.full(m, self.tick)
+        self.backing_until = np.full(m, -1)
+        self.detour_until = np.full(m, -1)
+        self.path_index = np.zeros(m, dtype=np.intp)
+
+    def drop(self, leaving: np.ndarray) -> None:
+        """Remove the members among the unit rows ``leaving`` (every per-member array)."""
+        keep = ~np.isin(self.members, leaving)
+        for name in PER_MEMBER:
+            setattr(self, name, getattr(self, name)[keep])
+
+
+@dataclass
+class OrderControl:
+    """What orders add to one tick: per-unit bow force, throttle, and which units they drive."""
+
+    force: np.ndarray  # (N,) newtons, added to the rules' force for ordered units
+    throttle: np.ndarray  # (N,)
+    ordered: np.ndarray  # (N,) bool
+    flock_scale: np.ndarray  # (N,) factor on the rules' force (fades near the slot)

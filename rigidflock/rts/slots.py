@@ -1,0 +1,91 @@
+"""Formation slots: where a group's units stand at the goal, and which unit takes which slot.
+
+The slots are a square lattice of ``spacing`` around the goal, aligned with the direction of
+travel: the reachable free lattice points nearest the goal, so the formation is a compact block.
+When the order is given each unit takes the slot nearest to it overall (Hungarian method,
+``scipy.optimize.linear_sum_assignment``), so that paths cross little. On the way the slots of
+units not yet on theirs are dealt again (:func:`deal_slots`). Positions are world units.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from rigidflock.rts.navigation import Field, Grid
+
+
+def formation_slots(
+    grid: Grid, field: Field, goal: np.ndarray, facing: np.ndarray, count: int, spacing: float
+) -> np.ndarray:
+    """``count`` distinct slots (count, 2) around ``goal`` on a lattice of ``spacing`` aligned
+    with ``facing`` (the direction of travel): the reachable free lattice points nearest the
+    goal, so the formation is a compact block whose radius grows like sqrt(count)."""
+    goal = np.asarray(goal, dtype=float)
+    f = np.asarray(facing, dtype=float)
+    norm = np.hypot(*f)
+    f = f / norm if norm > 1e-9 else np.array([1.0, 0.0])
+    side = np.array([-f[1], f[0]])
+    radius = 3
+    while True:
+        k = np.arange(-radius, radius + 1)
+        a, b = np.meshgrid(k, k)
+        pts = goal + spacing * (a.ravel()[:, None] * f + b.ravel()[:, None] * side)
+        ok = grid.is_free(pts)
+        ok[ok] &= np.isfinite(field.dist[grid.cell_of(pts[ok])])
+        if ok.sum() >= count or radius > 4 * np.sqrt(count) + 8:
+            break
+        radius *= 2
+    pts = pts[ok]
+    d = np.hypot(*(pts - goal).T)
+    order = np.lexsort((a.ravel()[ok], b.ravel()[ok], d))  # ties broken by lattice position
+    if len(order) < count:
+        raise ValueError(f"only {len(order)} free formation slots near the goal for {count} units")
+    return pts[order[:count]]
+
+
+def assign_nearest(pos: np.ndarray, slots: np.ndarray) -> np.ndarray:
+    """``slots`` (m, 2) reordered so that row i is unit i's: the assignment of units at ``pos``
+    (m, 2) to slots with the least total straight-line distance (Hungarian)."""
+    rows, cols = linear_sum_assignment(
+        np.hypot(*(pos[:, None, :] - slots[None, :, :]).transpose(2, 0, 1))
+    )
+    return slots[cols[np.argsort(rows)]]
+
+
+def deal_slots(
+    slots: np.ndarray,
+    goal: np.ndarray,
+    facing: np.ndarray,
+    arrived: np.ndarray,
+    close: np.ndarray,
+    pos: np.ndarray,
+    angle: np.ndarray,
+    to_go: np.ndarray,
+    length: np.ndarray,
+) -> None:
+    """Re-deal, in place, the ``slots`` (m, 2) of the members not yet on theirs (``arrived``
+    (m,) False). Those still far from the formation get the deepest slots (farthest along the
+    unit vector ``facing`` (2,) from ``goal`` (2,)) in order of ``to_go`` (m,), world units of
+    route left, so the first to arrive do not block the way of the rest. Those ``close`` (m,)
+    (at the formation) share theirs by distance from ``pos`` (m, 2) (Hungarian), a slot behind
+    a unit (by its heading ``angle`` (m,), radians) costing two of its lengths (m,) more."""
+    far = ~arrived & ~close
+    if far.sum() >= 2:
+        who = np.flatnonzero(far)
+        mine = slots[who]
+        depth = (mine - goal) @ facing
+        by_depth = np.lexsort((mine[:, 1], mine[:, 0], -depth))
+        by_route = who[np.lexsort((who, to_go[who]))]
+        slots[by_route] = mine[by_depth]
+    near = ~arrived & close
+    if near.sum() >= 2:
+        who = np.flatnonzero(near)
+        mine = slots[who]
+        off = mine[None, :, :] - pos[who][:, None, :]
+        cost = np.hypot(off[..., 0], off[..., 1])
+        ang = angle[who]
+        ahead = off[..., 0] * np.cos(ang)[:, None] + off[..., 1] * np.sin(ang)[:, None]
+        cost = cost + np.where(ahead < 0, 2.0 * length[who][:, None], 0.0)
+        rows, cols = linear_sum_assignment(cost)
+        slots[who[rows]] = mine[cols]

@@ -1,0 +1,244 @@
+"""One tick of a group's movement: each concern of :mod:`rigidflock.rts.control` on small
+hand-made arrays, and the group's speed end to end."""
+
+import numpy as np
+import pytest
+
+from rigidflock.rts import control as C
+from rigidflock.rts.groups import Group
+from rigidflock.sim import Simulation
+
+L = np.ones(3)  # unit lengths
+
+
+def body(vel, angle=0.0, pos=None):
+    """Members at ``pos`` heading ``angle`` with velocities ``vel`` (m, 2)."""
+    vel = np.asarray(vel, float)
+    m = len(vel)
+    ang = np.full(m, angle)
+    fwd = np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    left = np.stack([-fwd[:, 1], fwd[:, 0]], axis=1)
+    return C.Body(
+        pos=np.zeros((m, 2)) if pos is None else np.asarray(pos, float),
+        vel=vel,
+        angle=ang,
+        fwd=fwd,
+        left=left,
+        v_fwd=np.einsum("ij,ij->i", vel, fwd),
+        v_lat=np.einsum("ij,ij->i", vel, left),
+        speed=np.hypot(*vel.T),
+    )
+
+
+# -- path following ------------------------------------------------------------------------------
+
+PATH = np.stack([np.arange(40.0), np.zeros(40)], axis=1)  # along y = 0, one cell per unit
+
+
+def test_path_target_looks_ahead_of_each_units_place_on_the_path():
+    """A unit near x = 5 takes its place at cell 5 and steers at cell 5 + lookahead; one near
+    the end steers at the last cell."""
+    pos = np.array([[5.2, 0.5], [38.6, -0.3], [0.0, 1.0]])
+    idx, target = C.path_target(
+        PATH, np.array([0, 30, 0], np.intp), pos, L, np.zeros(3, bool), np.full((3, 2), -1.0), 4
+    )
+    np.testing.assert_array_equal(idx, [5, 39, 0])
+    np.testing.assert_array_equal(target, [[9.0, 0.0], [39.0, 0.0], [4.0, 0.0]])
+
+
+def test_path_target_searches_only_a_window_ahead():
+    """A unit's place moves at most PATH_WINDOW - 1 cells per tick and never back: the path
+    may pass near itself, and a unit must not jump to a later (or earlier) stretch of it."""
+    pos = np.array([[35.0, 0.0]])
+    idx, _ = C.path_target(PATH, np.array([0]), pos, L[:1], np.zeros(1, bool), np.zeros((1, 2)), 4)
+    assert idx[0] == C.PATH_WINDOW - 1
+    idx, _ = C.path_target(
+        PATH, np.array([20]), np.array([[3.0, 0.0]]), L[:1], np.zeros(1, bool), np.zeros((1, 2)), 4
+    )
+    assert idx[0] == 20
+
+
+def test_path_target_descends_the_field_when_off_the_leash_or_detouring():
+    """Farther than PATH_LEASH lengths from the path, or on a detour after being stuck, a unit
+    steers at its point down the distance field instead."""
+    pos = np.array([[5.0, C.PATH_LEASH + 1.0], [5.0, 1.0], [5.0, 1.0]])
+    descend = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    detouring = np.array([False, True, False])
+    _, target = C.path_target(PATH, np.zeros(3, np.intp), pos, L, detouring, descend, 4)
+    np.testing.assert_array_equal(target, [[1.0, 2.0], [3.0, 4.0], [9.0, 0.0]])
+
+
+def test_at_formation_is_two_formation_radii_plus_the_arrival_radius_by_route():
+    slots = np.array([[0.0, 0.0], [3.0, 4.0]])  # formation radius 5
+    close = C.at_formation(
+        slots, np.zeros(2), np.array([15.9, 16.1, 9.0]), np.array([6.0, 6.0, 0.0])
+    )
+    np.testing.assert_array_equal(close, [True, False, True])
+
+
+# -- speed and queueing --------------------------------------------------------------------------
+
+
+def test_queueing_gives_zero_throttle_behind_a_close_unit_going_our_way():
+    """A unit at rest, pointing its way (|steer| < 1), with a unit QUEUE_GAP lengths ahead
+    wants speed 0: throttle exactly 0 (it waits instead of ramming). Already moving, it brakes."""
+    thr = C.cruise_throttle(
+        steer=np.array([0.2, 0.2]),
+        gap=C.QUEUE_GAP * L[:2],
+        length=L[:2],
+        approach=np.zeros(2, bool),
+        group_speed=5.0,
+        cruise=np.full(2, 8.0),
+        v_fwd=np.array([0.0, 4.0]),
+    )
+    assert thr[0] == 0.0
+    assert thr[1] < 0.0
+
+
+def test_queueing_fades_out_between_one_and_two_gaps():
+    """Half way between the gaps the wanted speed is half the group's; from two gaps on, the
+    group's: at rest the throttle is the feed-forward (v / cruise)^2 plus the brake gain's push."""
+    gap = np.array([1.5, 2.0, 10.0]) * C.QUEUE_GAP
+    thr = C.cruise_throttle(
+        np.zeros(3), gap, L, np.zeros(3, bool), 4.0, np.full(3, 8.0), np.zeros(3)
+    )
+    want = np.array([2.0, 4.0, 4.0])
+    np.testing.assert_allclose(thr, (want / 8.0) ** 2 + C.BRAKE_GAIN * want / 8.0)
+
+
+def test_a_unit_still_turning_or_approaching_its_slot_does_not_queue():
+    """One not yet pointing its way (|steer| = 1) may be side by side with the unit 'ahead';
+    one approaching its slot is in the formation, where units stand close: both keep the
+    group's speed."""
+    thr = C.cruise_throttle(
+        steer=np.array([1.0, -1.0, 0.0]),
+        gap=np.zeros(3),
+        length=L,
+        approach=np.array([False, False, True]),
+        group_speed=4.0,
+        cruise=np.full(3, 8.0),
+        v_fwd=np.full(3, 4.0),
+    )
+    np.testing.assert_allclose(thr, 0.25)
+
+
+# -- arrival -------------------------------------------------------------------------------------
+
+
+def test_arrival_marks_a_slow_unit_within_arrived_within_as_arrived():
+    """On its slot means within ARRIVED_WITHIN lengths and slow (below 0.3 of the group's
+    speed): a unit passing through at speed, or slow but farther, has not arrived."""
+    d = np.array([0.9, 0.9, 1.2]) * C.ARRIVED_WITHIN
+    speed = np.array([0.1, 2.0, 0.1])
+    arrived = C.update_arrived(np.zeros(3, bool), d, speed, L, group_speed=5.0)
+    np.testing.assert_array_equal(arrived, [True, False, False])
+
+
+def test_an_arrived_unit_stays_so_until_pushed_leave_slot_away():
+    """Neighbours nudge units in formation: an arrived unit stays arrived (whatever its
+    speed) until LEAVE_SLOT lengths from its slot, then drives back."""
+    d = np.array([1.5, 0.99 * C.LEAVE_SLOT, C.LEAVE_SLOT])
+    arrived = C.update_arrived(np.ones(3, bool), d, np.full(3, 9.0), L, group_speed=5.0)
+    np.testing.assert_array_equal(arrived, [True, True, False])
+
+
+def test_arrive_control_closes_the_velocity_error_in_the_body_frame():
+    """At rest on the slot: no force. At rest with the slot ahead / to port: forward thrust /
+    a force to port. Too fast toward a near slot: it brakes (negative throttle)."""
+    mass, drag, thrust = np.ones(4), np.zeros(4), np.full(4, 10.0)
+    to_slot = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0], [1.0, 0.0]])
+    b = body([[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [5.0, 0.0]])
+    thr, lat = C.arrive_control(to_slot, np.hypot(*to_slot.T), b, 5.0, mass, drag, thrust)
+    assert thr[0] == 0.0 and lat[0] == 0.0
+    # wanted speed e / ARRIVE_TIME = 2, closed within VELOCITY_TIME
+    assert thr[1] == pytest.approx(2.0 / C.VELOCITY_TIME / 10.0) and lat[1] == 0.0
+    assert thr[2] == 0.0 and lat[2] == pytest.approx(2.0 / C.VELOCITY_TIME)
+    assert thr[3] < 0.0
+
+
+def test_arrive_control_caps_the_wanted_speed_at_the_groups():
+    """Far from the slot the wanted speed is the group's, not e / ARRIVE_TIME."""
+    to_slot = np.array([[100.0, 0.0]])
+    thr, _ = C.arrive_control(
+        to_slot, np.array([100.0]), body([[0.0, 0.0]]), 3.0, np.ones(1), np.zeros(1), np.ones(1)
+    )
+    assert thr[0] == pytest.approx(3.0 / C.VELOCITY_TIME)
+
+
+# -- backing off and stuck detection -------------------------------------------------------------
+
+
+def test_back_off_reverses_with_the_seeking_bow_force():
+    thr, force = C.back_off(
+        np.array([True, False]), np.array([0.7, 0.7]), np.array([1.0, 1.0]), np.array([5.0, 5.0])
+    )
+    np.testing.assert_array_equal(thr, [C.BACK_THROTTLE, 0.7])
+    np.testing.assert_array_equal(force, [5.0, 1.0])
+
+
+def test_progress_is_half_a_cell_closer_than_the_best_seen():
+    """Creeping closer by less than half a cell is not progress (the clock keeps running) but
+    the best distance still records it; an arrived unit always counts as progressing."""
+    best, when = C.track_progress(
+        best=np.array([10.0, 10.0, 10.0]),
+        progress_tick=np.array([3, 3, 3]),
+        arrived=np.array([False, False, True]),
+        progress=np.array([8.0, 9.5, 12.0]),
+        cell=2.0,
+        tick=50,
+    )
+    np.testing.assert_array_equal(best, [8.0, 9.5, 10.0])
+    np.testing.assert_array_equal(when, [50, 3, 50])
+
+
+def test_stuck_detection_flags_a_unit_that_made_no_progress():
+    """Stuck: on the way, no progress for more than stuck_ticks, and standing still. A unit
+    crawling at the group's speed is merely queueing; an arrived one is where it should be;
+    one whose last progress is recent is not stuck yet."""
+    stuck = C.find_stuck(
+        arrived=np.array([False, False, True, False]),
+        progress_tick=np.array([0, 0, 0, 80]),
+        speed=np.array([0.1, 4.0, 0.0, 0.0]),
+        group_speed=5.0,
+        tick=100,
+        stuck_ticks=90,
+    )
+    np.testing.assert_array_equal(stuck, [True, False, False, False])
+
+
+def test_a_stuck_unit_backs_off_for_a_second_then_detours():
+    """Backing for one second of ticks, the detour for stuck_ticks, and the progress clock
+    restarted after the backing; the others untouched, the back-off counted."""
+    g = Group(
+        0, np.arange(2), np.zeros(2), np.array([1.0, 0.0]), None, np.zeros((2, 2)), 5.0, 0, 10.0
+    )
+    C.start_backing(g, np.array([True, False]), tick=100, dt=1 / 60, stuck_ticks=180)
+    np.testing.assert_array_equal(g.backing_until, [160, -1])
+    np.testing.assert_array_equal(g.detour_until, [280, -1])
+    np.testing.assert_array_equal(g.progress_tick, [160, 0])
+    assert g.backoffs == 1
+
+
+# -- the group's speed end to end ----------------------------------------------------------------
+
+
+def test_group_moves_at_its_slowest_members_speed(scene_from):
+    sc = scene_from(
+        '[world]\nsize = [1200.0, 400.0]\nbounds = "walls"\n[rules]\nchase = false\n'
+        '[[groups]]\nfamily = "fast"\ncount = 6\nthrust = 20.0\nheading = 0\n'
+        "spawn = { center = [100.0, 200.0], radius = 30.0 }\n"
+        '[[groups]]\nfamily = "slow"\ncount = 6\nthrust = 8.0\nheading = 0\n'
+        "spawn = { center = [100.0, 200.0], radius = 30.0 }\n"
+        "[[orders]]\nselect = { ids = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] }\n"
+        "goal = [1050.0, 200.0]\n"
+    )
+    sim = Simulation(sc)
+    sim.step()
+    g = next(iter(sim.orders.groups.values()))
+    slow_cruise = float(sim.units.cruise_speed[6])
+    assert g.speed == pytest.approx(slow_cruise)
+    for _ in range(900):
+        sim.step()
+    fast = np.hypot(*sim.state.vel[:6].T)
+    # the fast units hold back to the group's pace (well below their own cruise of 14.1)
+    assert fast.mean() < 1.2 * slow_cruise

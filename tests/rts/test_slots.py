@@ -1,0 +1,117 @@
+"""Formation slots: the block around the goal, the first assignment, and re-dealing on the way."""
+
+import numpy as np
+import pytest
+
+from rigidflock.rts import navigation
+from rigidflock.rts.slots import assign_nearest, deal_slots, formation_slots
+
+
+def open_field():
+    grid = navigation.build_grid((100.0, 100.0), 2.0, 1.0)
+    return grid, navigation.distance_field(grid, np.array([50.0, 50.0]))
+
+
+def test_formation_slots_are_a_compact_block_on_a_lattice_along_the_facing():
+    """Nine slots facing +x with spacing 5: the goal and its eight lattice neighbours, nearest
+    first (the goal itself), all distinct."""
+    grid, fld = open_field()
+    goal = np.array([50.0, 50.0])
+    slots = formation_slots(grid, fld, goal, np.array([3.0, 0.0]), 9, 5.0)
+    np.testing.assert_allclose(slots[0], goal)
+    off = (slots - goal) / 5.0
+    np.testing.assert_allclose(off, np.round(off), atol=1e-12)
+    assert np.abs(off).max() == pytest.approx(1.0)
+    assert len({tuple(p) for p in np.round(off).astype(int)}) == 9
+
+
+def test_formation_slots_turn_with_the_facing():
+    """Facing the diagonal, the lattice is turned by 45 degrees: the four nearest neighbours of
+    the goal lie on the diagonals."""
+    grid, fld = open_field()
+    goal = np.array([50.0, 50.0])
+    slots = formation_slots(grid, fld, goal, np.array([1.0, 1.0]), 5, 4.0)
+    off = slots[1:] - goal
+    np.testing.assert_allclose(np.abs(off), 4.0 / np.sqrt(2), atol=1e-12)
+
+
+def test_formation_slots_skip_blocked_and_unreachable_places():
+    """Slots never fall on a blocked cell nor one the field cannot reach (a building next to
+    the goal)."""
+    building = np.array([[52.0, 40.0], [70.0, 40.0], [70.0, 60.0], [52.0, 60.0]])
+    grid = navigation.build_grid((100.0, 100.0), 2.0, 1.0, buildings=[building])
+    fld = navigation.distance_field(grid, np.array([48.0, 50.0]))
+    slots = formation_slots(grid, fld, np.array([48.0, 50.0]), np.array([1.0, 0.0]), 12, 3.0)
+    assert grid.is_free(slots).all()
+    assert np.isfinite(fld.dist[grid.cell_of(slots)]).all()
+
+
+def test_formation_slots_say_when_there_is_no_room():
+    grid = navigation.build_grid((10.0, 10.0), 2.0, 1.0)
+    fld = navigation.distance_field(grid, np.array([5.0, 5.0]))
+    with pytest.raises(ValueError, match="free formation slots near the goal for 50 units"):
+        formation_slots(grid, fld, np.array([5.0, 5.0]), np.array([1.0, 0.0]), 50, 3.0)
+
+
+def test_assign_nearest_gives_each_unit_the_slot_that_keeps_paths_short():
+    """Units in a row left to right get the slots in the same order, though dealt reversed
+    (crossing paths would cost more in total)."""
+    pos = np.array([[0.0, 0.0], [10.0, 0.0], [20.0, 0.0]])
+    slots = np.array([[21.0, 5.0], [11.0, 5.0], [1.0, 5.0]])
+    np.testing.assert_array_equal(assign_nearest(pos, slots), slots[::-1])
+
+
+def deal(slots, arrived, close, pos, to_go, angle=None):
+    slots = slots.copy()
+    angle = np.zeros(len(pos)) if angle is None else angle
+    deal_slots(
+        slots,
+        np.zeros(2),
+        np.array([1.0, 0.0]),
+        arrived,
+        close,
+        pos,
+        angle,
+        to_go,
+        np.ones(len(pos)),
+    )
+    return slots
+
+
+def test_far_units_get_the_deepest_slots_in_order_of_route_left():
+    """Far from the formation, the unit with the least route left takes the slot farthest
+    along the direction of travel, so the first to arrive do not block the rest. An arrived
+    unit keeps its slot."""
+    slots = np.array([[-2.0, 0.0], [2.0, 0.0], [0.0, 0.0], [5.0, 0.0]])
+    arrived = np.array([False, False, False, True])
+    far = np.zeros(4, bool)
+    pos = np.zeros((4, 2))
+    out = deal(slots, arrived, far, pos, to_go=np.array([30.0, 10.0, 20.0, 0.0]))
+    np.testing.assert_array_equal(out, [[-2.0, 0.0], [2.0, 0.0], [0.0, 0.0], [5.0, 0.0]])
+    out = deal(slots, arrived, far, pos, to_go=np.array([10.0, 30.0, 20.0, 0.0]))
+    np.testing.assert_array_equal(out, [[2.0, 0.0], [-2.0, 0.0], [0.0, 0.0], [5.0, 0.0]])
+
+
+def test_close_units_share_their_slots_by_distance_preferring_slots_ahead():
+    """At the formation the slots go by distance (Hungarian); a slot behind a unit costs two
+    of its lengths more, so a unit facing +x takes the one ahead even when a little farther."""
+    slots = np.array([[0.0, 0.0], [10.0, 0.0]])
+    close = np.ones(2, bool)
+    arrived = np.zeros(2, bool)
+    pos = np.array([[9.0, 0.0], [1.0, 0.0]])
+    out = deal(slots, arrived, close, pos, to_go=np.zeros(2))
+    np.testing.assert_array_equal(out, [[10.0, 0.0], [0.0, 0.0]])
+    # nearest overall would be unit 0 (x = 4.9) -> 0 and unit 1 (x = 5.1) -> 10 (9.90 against
+    # 10.30); facing away from those slots (unit 0 toward +x, unit 1 toward -x) they swap
+    pos = np.array([[4.9, 0.0], [5.1, 1.0]])
+    out = deal(slots, arrived, close, pos, to_go=np.zeros(2), angle=np.array([0.0, np.pi]))
+    np.testing.assert_array_equal(out, [[10.0, 0.0], [0.0, 0.0]])
+    out = deal(slots, arrived, close, pos, to_go=np.zeros(2), angle=np.array([np.pi, 0.0]))
+    np.testing.assert_array_equal(out, [[0.0, 0.0], [10.0, 0.0]])
+
+
+def test_one_unit_alone_keeps_its_slot():
+    """Nothing to deal with fewer than two units in a class."""
+    slots = np.array([[0.0, 0.0], [10.0, 0.0]])
+    out = deal(slots, np.array([True, False]), np.ones(2, bool), np.ones((2, 2)), np.zeros(2))
+    np.testing.assert_array_equal(out, slots)
