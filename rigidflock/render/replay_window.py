@@ -18,6 +18,7 @@ import numpy as np
 from rigidflock.render import colors as C
 from rigidflock.render.backend import key, make_window, mouse, pyglet
 from rigidflock.render.camera import Camera, fit_camera, side_panel_width
+from rigidflock.render.clock import FixedStepClock
 from rigidflock.render.frame import Frame, Overlays, frame_from_sim, interpolate
 from rigidflock.render.hud import Hud, world_marks
 from rigidflock.render.input import SPEEDS, toggle_overlay
@@ -139,8 +140,7 @@ class ReplayViewer:
         self.speed_index = SPEEDS.index(1.0)
         self.screenshot_dir = Path(screenshot_dir)
         self.cursor = None
-        self._acc = 0.0
-        self._last: float | None = None
+        self.clock = FixedStepClock(playback.dt)
         self._seeking = False
         self.closed = False
         self._bar = pyglet.graphics.Batch()
@@ -168,33 +168,28 @@ class ReplayViewer:
     def seek(self, tick: int) -> None:
         pb = self.playback
         self.tick = min(max(int(tick), pb.first_tick), pb.last_tick)
-        self._acc = 0.0
+        self.clock.reset()
 
     def advance(self, elapsed: float) -> int:
         """Move the playhead by ``elapsed`` real seconds times the speed; stops at the end."""
-        if self.paused:
-            self._acc = 0.0
-            return 0
-        self._acc += elapsed * self.speed
-        dt = self.playback.dt
-        n = int(self._acc // dt)
-        self._acc -= n * dt
+        self.clock.speed = self.speed
         before = self.tick
-        if n:
-            acc = self._acc
-            self.seek(self.tick + n)
-            self._acc = acc
-            if self.tick == self.playback.last_tick:
-                self.paused = True
-                self._acc = 0.0
+        self.clock.advance(elapsed, self._step, paused=self.paused)
         return self.tick - before
+
+    def _step(self) -> bool:
+        """The playhead one tick on; at the last tick it pauses (True: stop there)."""
+        self.tick = min(self.tick + 1, self.playback.last_tick)
+        if self.tick == self.playback.last_tick:
+            self.paused = True
+        return self.paused
 
     # -- drawing ------------------------------------------------------------------------------
 
     def frame(self) -> Frame:
         view = self.playback.view(self.tick)
         f = frame_from_sim(view, vectors=self.overlays.vectors)
-        alpha = 0.0 if self.paused else min(self._acc / self.playback.dt, 1.0)
+        alpha = 0.0 if self.paused else self.clock.fraction
         if alpha > 0.0 and self.tick < self.playback.last_tick:
             nxt = self.playback.reader.state(self.tick + 1)
             box = f.size if f.bounds == "wrap" else None
@@ -241,10 +236,9 @@ class ReplayViewer:
     # -- events -------------------------------------------------------------------------------
 
     def on_draw(self) -> None:
-        now = time.perf_counter()
-        if self._last is not None:
-            self.advance(min(now - self._last, 0.25))
-        self._last = now
+        gap = self.clock.frame_gap(time.perf_counter())
+        if gap is not None:
+            self.advance(gap)
         self.draw()
 
     def on_key_press(self, symbol: int, modifiers: int):
@@ -322,5 +316,5 @@ class ReplayViewer:
             pyglet.app.exit()
 
     def run(self) -> None:
-        self._last = time.perf_counter()
+        self.clock.mark(time.perf_counter())
         pyglet.app.run(1 / 60)

@@ -35,6 +35,7 @@ from rigidflock.render import geometry as G
 from rigidflock.render import selection as S
 from rigidflock.render.backend import key, make_window, mouse, pyglet
 from rigidflock.render.camera import Camera, fit_camera, side_panel_width
+from rigidflock.render.clock import FixedStepClock
 from rigidflock.render.frame import Frame, Overlays, frame_from_sim, interpolate
 from rigidflock.render.hud import sim_hud
 from rigidflock.render.input import Controls
@@ -121,8 +122,7 @@ class Viewer:
         )
         self.window.push_handlers(self.keys)
         self._prev = (sim.state.pos.copy(), sim.state.angle.copy())
-        self._acc = 0.0
-        self._last: float | None = None
+        self.clock = FixedStepClock(sim.scene.world.dt, budget=TICK_BUDGET)
         self._fps, self._tps = _Rate(), _Rate()
         self._hud = None
         self._hud_time = -1.0
@@ -159,25 +159,12 @@ class Viewer:
             self.pause_at = None
 
     def advance(self, elapsed: float) -> int:
-        """Feed ``elapsed`` real seconds to the accumulator; run the ticks that are due."""
-        dt = self.sim.scene.world.dt
-        if self.controls.paused:
-            self._acc = 0.0
-            return 0
-        self._acc += elapsed * self.controls.speed
-        start = time.perf_counter()
-        n = 0
-        while self._acc >= dt:
-            self.tick()
-            self._acc -= dt
-            n += 1
-            if self.controls.paused:
-                self._acc = 0.0
-                break
-            if time.perf_counter() - start > self.tick_budget:
-                self._acc = min(self._acc, dt)  # behind: drop the backlog instead of spiralling
-                break
-        return n
+        """Feed ``elapsed`` real seconds to the clock; run the ticks that are due."""
+        c = self.clock
+        c.speed, c.budget = self.controls.speed, self.tick_budget
+        # a tick may pause the run (pause_at): the rest of the backlog is then dropped
+        return c.advance(elapsed, lambda: self.tick() or self.controls.paused,
+                         paused=self.controls.paused)  # fmt: skip
 
     def step_ticks(self, n: int) -> None:
         """Run ``n`` ticks now, whatever the clock says (tests, scripts)."""
@@ -192,8 +179,7 @@ class Viewer:
         f = frame_from_sim(
             self.sim, vectors=self.controls.overlays.vectors, selected=self.selection
         )
-        dt = self.sim.scene.world.dt
-        alpha = 1.0 if self.controls.paused else min(self._acc / dt, 1.0)
+        alpha = 1.0 if self.controls.paused else self.clock.fraction
         if alpha < 1.0 and len(self._prev[0]) == f.n:
             box = f.size if f.bounds == "wrap" else None
             pos, ang = interpolate(*self._prev, f.pos, f.angle, alpha, box)
@@ -392,10 +378,9 @@ class Viewer:
     # -- events -------------------------------------------------------------------------------
 
     def on_draw(self) -> None:
-        now = time.perf_counter()
-        if self._last is not None:
-            self.advance(min(now - self._last, 0.25))
-        self._last = now
+        gap = self.clock.frame_gap(time.perf_counter())
+        if gap is not None:
+            self.advance(gap)
         self.draw()
 
     def on_key_press(self, symbol: int, modifiers: int):
@@ -474,5 +459,5 @@ class Viewer:
 
     def run(self) -> None:
         """Open the window and run until it is closed."""
-        self._last = time.perf_counter()
+        self.clock.mark(time.perf_counter())
         pyglet.app.run(1 / 60)
