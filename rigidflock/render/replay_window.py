@@ -15,74 +15,28 @@ from pathlib import Path
 
 import numpy as np
 
-from rigidflock.render import colors as C
 from rigidflock.render.backend import key, make_window, mouse, pyglet
 from rigidflock.render.camera import Camera, fit_camera, side_panel_width
 from rigidflock.render.clock import FixedStepClock
 from rigidflock.render.frame import Frame, Overlays, frame_from_sim, interpolate
-from rigidflock.render.hud import Hud, world_marks
+from rigidflock.render.hud import REPLAY_KEYS, Hud, replay_hud
 from rigidflock.render.input import SPEEDS, toggle_overlay
 from rigidflock.render.layers import Renderer
 from rigidflock.render.offscreen import draw_to_array, render_frame
 from rigidflock.render.png import save_png
-from rigidflock.replay.playback import Playback, TickView
+from rigidflock.replay.playback import Playback
 
-REPLAY_KEYS = (
-    "space play/pause  <- -> tick",
-    "shift+<- -> 1 s  [ ] speed",
-    "Home End  first/last  F fit",
-    "click the timeline to seek",
-)
+__all__ = [
+    "REPLAY_KEYS",
+    "ReplayViewer",
+    "replay_hud",
+    "replay_screenshot",
+    "timeline_rect",
+    "timeline_tick",
+]
+
 TIMELINE_HEIGHT = 10
 TIMELINE_MARGIN = 18
-
-
-def replay_hud(
-    playback: Playback, view: TickView, *, speed: float = 1.0, paused: bool = False, keys=False
-) -> Hud:
-    """Status rows for a stored tick."""
-    u, st, r = view.units, view.state, view.rules
-    dt = playback.dt
-    leaders = int(np.count_nonzero(st.leader)) if len(st.leader) else 0
-    names = (("flocking", "flocking"), ("chase", "chase"), ("avoidance", "avoid"))
-    on = [short for n, short in names if getattr(r, n)]
-    off = [short for n, short in names if not getattr(r, n)]
-    last = playback.last_tick
-    rows = [
-        ("tick", f"{view.tick} / {last}"),
-        ("time", f"{view.tick * dt:.2f} / {last * dt:.2f} s"),
-        ("speed", f"x{speed:g}" + ("  PAUSED" if paused else "")),
-        ("units", f"{u.n_ai}" + (" + player" if u.has_player else "")),
-        ("leaders", f"{leaders}"),
-        ("view", r.view),
-        ("rules", " ".join(on) or "none"),
-    ]
-    if off:
-        rows.append(("off", " ".join(off)))
-    if u.has_player:
-        v = float(np.hypot(*st.vel[-1]))
-        t, s = view.player_command
-        rows.append(("player", f"{v:.1f} u/s  {t:+.0f}/{s:+.0f}"))
-    ev = view.events or {}
-    rows.append(
-        ("contacts", f"unit {ev.get('unit_contacts', 0)}  obst {ev.get('obstacle_contacts', 0)}")
-    )
-    rows.append(("", f"wall {ev.get('wall_contacts', 0)}  player {ev.get('player_contacts', 0)}"))
-    notes = ["replay: stored states, no physics"]
-    if not playback.reader.complete:
-        notes.append(f"file {playback.reader.problem}")
-    if keys:
-        notes += list(REPLAY_KEYS)
-    name = playback.scene.name or str(playback.scene.source)
-    return Hud(
-        title="rigidflock replay",
-        subtitle=name,
-        status=rows,
-        legend=C.legend_entries(u.family, u.role, u.family_names),
-        notes=notes,
-        obstacles=len(view.obstacles) > 0,
-        marks=world_marks(walls=len(playback.scene.walls) > 0, buildings=len(view.buildings) > 0),
-    )
 
 
 def replay_screenshot(
