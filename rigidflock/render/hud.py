@@ -1,4 +1,5 @@
-"""The words on screen: the status lines, the colour legend and the key help (pure text).
+"""The words on screen: the status lines (one builder for the live viewer and the replay), the
+colour legend and the key help (pure text).
 
 The renderer lays these out; nothing here touches OpenGL.
 """
@@ -6,12 +7,16 @@ The renderer lays these out; nothing here touches OpenGL.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from rigidflock.render import colors as C
 from rigidflock.render.frame import Overlays
 from rigidflock.render.input import KEY_HELP
+
+if TYPE_CHECKING:
+    from rigidflock.replay.playback import Playback, TickView
 
 
 @dataclass
@@ -58,6 +63,68 @@ def _fmt_rate(x: float | None) -> str:
     return "-" if x is None else f"{x:.0f}"
 
 
+def _speed_text(speed: float, paused: bool) -> str:
+    return f"x{speed:g}" + ("  PAUSED" if paused else "")
+
+
+RULE_NAMES = (("flocking", "flocking"), ("chase", "chase"), ("avoidance", "avoid"))
+
+
+def rule_rows(rules, pending: dict | None = None) -> list[tuple[str, str]]:
+    """The view and rules rows; a switch queued for the next tick (``pending``) shows its new
+    value, marked ``*``."""
+    pending = pending or {}
+
+    def on(name: str) -> bool:
+        return bool(pending.get(name, getattr(rules, name)))
+
+    mark = {n: "*" if n in pending else "" for n, _ in RULE_NAMES}
+    on_rules = [short + mark[n] for n, short in RULE_NAMES if on(n)]
+    off_rules = [short + mark[n] for n, short in RULE_NAMES if not on(n)]
+    view = str(pending.get("view", rules.view)) + ("*" if "view" in pending else "")
+    rows = [("view", view), ("rules", " ".join(on_rules) or "none")]
+    if off_rules:
+        rows.append(("off", " ".join(off_rules)))
+    return rows
+
+
+def status_rows(
+    head, units, state, rules, *, pending=None, player: str = "", rts=(), contacts=(0, 0, 0, 0)
+) -> list[tuple[str, str]]:
+    """The status rows of the live viewer and the replay alike: ``head`` (tick, time, speed
+    ...), units, leaders, view and rules, the player's speed followed by ``player``, ``rts``
+    (orders, selection), and the contact counts ``contacts`` = (unit, obstacle, wall, player)."""
+    leaders = int(np.count_nonzero(state.leader)) if len(state.leader) else 0
+    rows = [
+        *head,
+        ("units", f"{units.n_ai}" + (" + player" if units.has_player else "")),
+        ("leaders", f"{leaders}"),
+        *rule_rows(rules, pending),
+    ]
+    if units.has_player:
+        v = float(np.hypot(*state.vel[-1]))
+        rows.append(("player", f"{v:.1f} u/s{player}"))
+    rows += rts
+    unit, obstacle, wall, player_contacts = contacts
+    rows.append(("contacts", f"unit {unit}  obst {obstacle}"))
+    rows.append(("", f"wall {wall}  player {player_contacts}"))
+    return rows
+
+
+def _order_rows(groups: dict, selection: int | None) -> list[tuple[str, str]]:
+    """The move orders (groups, units arrived) and the size of the viewer's selection."""
+    rows = []
+    if groups or selection:
+        arrived = sum(int(g.arrived.sum()) for g in groups.values())
+        ordered = sum(len(g.members) for g in groups.values())
+        word = "group" if len(groups) == 1 else "groups"
+        text = f"{len(groups)} {word}  {arrived}/{ordered} there" if groups else "none"
+        rows.append(("orders", text))
+    if selection:
+        rows.append(("selected", f"{selection}"))
+    return rows
+
+
 def sim_hud(
     sim,
     *,
@@ -73,53 +140,28 @@ def sim_hud(
     """Status rows for a running Simulation (``pending``: rule switches queued for next tick;
     ``selection``: units the viewer has selected, None outside a viewer (every group's route
     is drawn then); ``queued``: orders and buildings waiting for the next tick)."""
-    u, st, r = sim.units, sim.state, sim.rules
-    pending = pending or {}
+    u = sim.units
     dt = sim.scene.world.dt
-    speed_txt = f"x{speed:g}" + ("  PAUSED" if paused else "")
-    leaders = int(np.count_nonzero(st.leader)) if len(st.leader) else 0
-    units_txt = f"{u.n_ai}" + (" + player" if u.has_player else "")
-
-    def on(name: str) -> bool:
-        return bool(pending.get(name, getattr(r, name)))
-
-    names = (("flocking", "flocking"), ("chase", "chase"), ("avoidance", "avoid"))
-    mark = {n: "*" if n in pending else "" for n, _ in names}
-    on_rules = [short + mark[n] for n, short in names if on(n)]
-    off_rules = [short + mark[n] for n, short in names if not on(n)]
-    view = str(pending.get("view", r.view)) + ("*" if "view" in pending else "")
-    rows = [
-        ("tick", f"{sim.tick}"),
-        ("time", f"{sim.tick * dt:.2f} s"),
-        ("speed", speed_txt),
-        ("fps", _fmt_rate(fps)),
-        ("ticks/s", _fmt_rate(tps)),
-        ("units", units_txt),
-        ("leaders", f"{leaders}"),
-        ("view", view),
-        ("rules", " ".join(on_rules) or "none"),
-    ]
-    if off_rules:
-        rows.append(("off", " ".join(off_rules)))
+    player = ""
     if u.has_player:
-        v = float(np.hypot(*st.vel[-1]))
         ctrl = sim.scene.player.control
         if ctrl == "keyboard":
             ctrl = "keyboard" if driving else "autopilot"
-        rows.append(("player", f"{v:.1f} u/s {ctrl}"))
+        player = f" {ctrl}"
     orders = getattr(sim, "orders", None)
     groups = orders.groups if orders is not None else {}
-    if groups or selection:
-        arrived = sum(int(g.arrived.sum()) for g in groups.values())
-        ordered = sum(len(g.members) for g in groups.values())
-        word = "group" if len(groups) == 1 else "groups"
-        text = f"{len(groups)} {word}  {arrived}/{ordered} there" if groups else "none"
-        rows.append(("orders", text))
-    if selection:
-        rows.append(("selected", f"{selection}"))
     c = sim.world.contacts
-    rows.append(("contacts", f"unit {c.unit}  obst {c.obstacle}"))
-    rows.append(("", f"wall {c.wall}  player {c.player}"))
+    head = [
+        ("tick", f"{sim.tick}"),
+        ("time", f"{sim.tick * dt:.2f} s"),
+        ("speed", _speed_text(speed, paused)),
+        ("fps", _fmt_rate(fps)),
+        ("ticks/s", _fmt_rate(tps)),
+    ]
+    rows = status_rows(
+        head, u, sim.state, sim.rules, pending=pending, player=player,
+        rts=_order_rows(groups, selection), contacts=(c.unit, c.obstacle, c.wall, c.player),
+    )  # fmt: skip
     notes = ["* switches at the next tick"] if pending else []
     if queued:
         notes.append("order / building: at the next tick")
@@ -137,6 +179,50 @@ def sim_hud(
             route=bool(groups) and (selection is None or selection > 0),
             selected=bool(selection),
         ),
+    )
+
+
+REPLAY_KEYS = (
+    "space play/pause  <- -> tick",
+    "shift+<- -> 1 s  [ ] speed",
+    "Home End  first/last  F fit",
+    "click the timeline to seek",
+)
+
+
+def replay_hud(
+    playback: Playback, view: TickView, *, speed: float = 1.0, paused: bool = False, keys=False
+) -> Hud:
+    """Status rows for a stored tick."""
+    u = view.units
+    dt = playback.dt
+    last = playback.last_tick
+    player = ""
+    if u.has_player:
+        t, s = view.player_command
+        player = f"  {t:+.0f}/{s:+.0f}"
+    ev = view.events or {}
+    contacts = tuple(ev.get(f"{k}_contacts", 0) for k in ("unit", "obstacle", "wall", "player"))
+    head = [
+        ("tick", f"{view.tick} / {last}"),
+        ("time", f"{view.tick * dt:.2f} / {last * dt:.2f} s"),
+        ("speed", _speed_text(speed, paused)),
+    ]
+    rows = status_rows(head, u, view.state, view.rules, player=player, contacts=contacts)
+    notes = ["replay: stored states, no physics"]
+    if not playback.reader.complete:
+        notes.append(f"file {playback.reader.problem}")
+    if keys:
+        notes += list(REPLAY_KEYS)
+    name = playback.scene.name or str(playback.scene.source)
+    return Hud(
+        title="rigidflock replay",
+        subtitle=name,
+        status=rows,
+        legend=C.legend_entries(u.family, u.role, u.family_names),
+        notes=notes,
+        obstacles=len(view.obstacles) > 0,
+        marks=world_marks(walls=len(playback.scene.walls) > 0, buildings=len(view.buildings) > 0),
     )
 
 

@@ -5,83 +5,36 @@ Keys: ``space`` pause/play; left/right one tick (pauses); shift+left/right one s
 playback speed; ``Home`` / ``End`` first / last tick; ``F`` fit the world; the overlay keys of the
 live viewer (``V``, ``A``/shift+``A``, ``E``, ``N``, ``T``); ``S`` screenshot; ``Esc`` quit. The
 timeline bar along the bottom seeks where it is clicked (or dragged). Overlays are drawn from
-the stored state (see :mod:`rigidflock.playback`).
+the stored state (see :mod:`rigidflock.replay.playback`).
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
 
-from rigidflock.render import colors as C
-from rigidflock.render.backend import key, make_window, mouse, pyglet
-from rigidflock.render.camera import Camera, fit_camera, side_panel_width
+from rigidflock.render.backend import key, mouse, pyglet
+from rigidflock.render.camera import side_panel_width
 from rigidflock.render.frame import Frame, Overlays, frame_from_sim, interpolate
-from rigidflock.render.hud import Hud, world_marks
+from rigidflock.render.hud import REPLAY_KEYS, Hud, replay_hud
 from rigidflock.render.input import SPEEDS, toggle_overlay
-from rigidflock.render.layers import Renderer
-from rigidflock.render.offscreen import draw_to_array, render_frame
+from rigidflock.render.offscreen import render_frame
 from rigidflock.render.png import save_png
-from rigidflock.replay.playback import Playback, TickView
+from rigidflock.render.window_base import WindowBase
+from rigidflock.replay.playback import Playback
 
-REPLAY_KEYS = (
-    "space play/pause  <- -> tick",
-    "shift+<- -> 1 s  [ ] speed",
-    "Home End  first/last  F fit",
-    "click the timeline to seek",
-)
+__all__ = [
+    "REPLAY_KEYS",
+    "ReplayViewer",
+    "replay_hud",
+    "replay_screenshot",
+    "timeline_rect",
+    "timeline_tick",
+]
+
 TIMELINE_HEIGHT = 10
 TIMELINE_MARGIN = 18
-
-
-def replay_hud(
-    playback: Playback, view: TickView, *, speed: float = 1.0, paused: bool = False, keys=False
-) -> Hud:
-    """Status rows for a stored tick."""
-    u, st, r = view.units, view.state, view.rules
-    dt = playback.dt
-    leaders = int(np.count_nonzero(st.leader)) if len(st.leader) else 0
-    names = (("flocking", "flocking"), ("chase", "chase"), ("avoidance", "avoid"))
-    on = [short for n, short in names if getattr(r, n)]
-    off = [short for n, short in names if not getattr(r, n)]
-    last = playback.last_tick
-    rows = [
-        ("tick", f"{view.tick} / {last}"),
-        ("time", f"{view.tick * dt:.2f} / {last * dt:.2f} s"),
-        ("speed", f"x{speed:g}" + ("  PAUSED" if paused else "")),
-        ("units", f"{u.n_ai}" + (" + player" if u.has_player else "")),
-        ("leaders", f"{leaders}"),
-        ("view", r.view),
-        ("rules", " ".join(on) or "none"),
-    ]
-    if off:
-        rows.append(("off", " ".join(off)))
-    if u.has_player:
-        v = float(np.hypot(*st.vel[-1]))
-        t, s = view.player_command
-        rows.append(("player", f"{v:.1f} u/s  {t:+.0f}/{s:+.0f}"))
-    ev = view.events or {}
-    rows.append(
-        ("contacts", f"unit {ev.get('unit_contacts', 0)}  obst {ev.get('obstacle_contacts', 0)}")
-    )
-    rows.append(("", f"wall {ev.get('wall_contacts', 0)}  player {ev.get('player_contacts', 0)}"))
-    notes = ["replay: stored states, no physics"]
-    if not playback.reader.complete:
-        notes.append(f"file {playback.reader.problem}")
-    if keys:
-        notes += list(REPLAY_KEYS)
-    name = playback.scene.name or str(playback.scene.source)
-    return Hud(
-        title="rigidflock replay",
-        subtitle=name,
-        status=rows,
-        legend=C.legend_entries(u.family, u.role, u.family_names),
-        notes=notes,
-        obstacles=len(view.obstacles) > 0,
-        marks=world_marks(walls=len(playback.scene.walls) > 0, buildings=len(view.buildings) > 0),
-    )
 
 
 def replay_screenshot(
@@ -112,7 +65,10 @@ def timeline_tick(x: float, rect, first: int, last: int) -> int:
     return int(round(first + f * (last - first)))
 
 
-class ReplayViewer:
+REPLAY_ACTIONS = {key.F: "fit", key.S: "screenshot", key.ESCAPE: "quit"}
+
+
+class ReplayViewer(WindowBase):
     """``ReplayViewer(playback).run()``; ``visible=False`` gives a hidden window that tests
     drive with synthetic events and :meth:`advance`."""
 
@@ -127,34 +83,21 @@ class ReplayViewer:
         screenshot_dir: str | Path = ".",
     ):
         self.playback = playback
-        self.window = make_window(
-            size, visible=visible, samples=samples,
+        super().__init__(
+            playback.scene.world.size, size, dt=playback.dt,
             caption=f"rigidflock replay - {Path(str(playback.reader.path)).name}",
+            visible=visible, samples=samples, overlays=overlays, screenshot_dir=screenshot_dir,
         )  # fmt: skip
-        self.overlays = overlays or Overlays()
-        self.renderer = Renderer(self.window)
-        self.camera: Camera = fit_camera(playback.scene.world.size, self.window.get_size())
         self.tick = playback.first_tick
         self.paused = False
         self.speed_index = SPEEDS.index(1.0)
-        self.screenshot_dir = Path(screenshot_dir)
-        self.cursor = None
-        self._acc = 0.0
-        self._last: float | None = None
         self._seeking = False
-        self.closed = False
         self._bar = pyglet.graphics.Batch()
         self._bar_shapes: list = []
-        self.window.push_handlers(
-            on_key_press=self.on_key_press,
-            on_draw=self.on_draw,
-            on_resize=self.on_resize,
+        self.listen(
             on_mouse_press=self.on_mouse_press,
             on_mouse_drag=self.on_mouse_drag,
             on_mouse_release=self.on_mouse_release,
-            on_mouse_scroll=self.on_mouse_scroll,
-            on_mouse_motion=self.on_mouse_motion,
-            on_close=self.on_close,
         )
 
     @property
@@ -168,33 +111,28 @@ class ReplayViewer:
     def seek(self, tick: int) -> None:
         pb = self.playback
         self.tick = min(max(int(tick), pb.first_tick), pb.last_tick)
-        self._acc = 0.0
+        self.clock.reset()
 
     def advance(self, elapsed: float) -> int:
         """Move the playhead by ``elapsed`` real seconds times the speed; stops at the end."""
-        if self.paused:
-            self._acc = 0.0
-            return 0
-        self._acc += elapsed * self.speed
-        dt = self.playback.dt
-        n = int(self._acc // dt)
-        self._acc -= n * dt
+        self.clock.speed = self.speed
         before = self.tick
-        if n:
-            acc = self._acc
-            self.seek(self.tick + n)
-            self._acc = acc
-            if self.tick == self.playback.last_tick:
-                self.paused = True
-                self._acc = 0.0
+        self.clock.advance(elapsed, self._step, paused=self.paused)
         return self.tick - before
+
+    def _step(self) -> bool:
+        """The playhead one tick on; at the last tick it pauses (True: stop there)."""
+        self.tick = min(self.tick + 1, self.playback.last_tick)
+        if self.tick == self.playback.last_tick:
+            self.paused = True
+        return self.paused
 
     # -- drawing ------------------------------------------------------------------------------
 
     def frame(self) -> Frame:
         view = self.playback.view(self.tick)
         f = frame_from_sim(view, vectors=self.overlays.vectors)
-        alpha = 0.0 if self.paused else min(self._acc / self.playback.dt, 1.0)
+        alpha = 0.0 if self.paused else self.clock.fraction
         if alpha > 0.0 and self.tick < self.playback.last_tick:
             nxt = self.playback.reader.state(self.tick + 1)
             box = f.size if f.bounds == "wrap" else None
@@ -202,7 +140,7 @@ class ReplayViewer:
             f = f.moved(pos, ang)
         return f
 
-    def hud(self) -> Hud:
+    def hud(self, fresh: bool = False) -> Hud:
         return replay_hud(
             self.playback, self.playback.view(self.tick), speed=self.speed, paused=self.paused,
             keys=True,
@@ -223,36 +161,29 @@ class ReplayViewer:
         b.draw()
 
     def draw(self) -> None:
-        self.renderer.draw(self.frame(), self.camera, self.overlays, self.hud(), None)
+        super().draw()
         self._timeline()
 
-    def capture(self) -> np.ndarray:
-        """The current view drawn offscreen: (H, W, 4) uint8, top row first."""
-        return draw_to_array(self.renderer, self.frame(), self.camera, self.overlays, self.hud())
-
-    def save_screenshot(self, path=None) -> Path:
-        if path is None:
-            stem = Path(str(self.playback.reader.path)).stem
-            path = self.screenshot_dir / f"rigidflock-replay-{stem}-{self.tick:06d}.png"
-        save_png(path, self.capture()[..., :3])
-        print(f"rigidflock: saved {path}")
-        return Path(path)
+    def screenshot_path(self) -> Path:
+        stem = Path(str(self.playback.reader.path)).stem
+        return self.screenshot_dir / f"rigidflock-replay-{stem}-{self.tick:06d}.png"
 
     # -- events -------------------------------------------------------------------------------
 
-    def on_draw(self) -> None:
-        now = time.perf_counter()
-        if self._last is not None:
-            self.advance(min(now - self._last, 0.25))
-        self._last = now
-        self.draw()
-
     def on_key_press(self, symbol: int, modifiers: int):
         shift = bool(modifiers & key.MOD_SHIFT)
-        o = self.overlays
+        if not self._playhead_key(symbol, shift) and not toggle_overlay(
+            self.overlays, symbol, shift
+        ):
+            self.perform(REPLAY_ACTIONS.get(symbol))
+        return pyglet.event.EVENT_HANDLED
+
+    def _playhead_key(self, symbol: int, shift: bool) -> bool:
+        """Play/pause, step, jump and speed keys; whether ``symbol`` was one of them."""
+        pb = self.playback
         if symbol == key.SPACE:
-            if self.paused and self.tick >= self.playback.last_tick:
-                self.seek(self.playback.first_tick)
+            if self.paused and self.tick >= pb.last_tick:
+                self.seek(pb.first_tick)
             self.paused = not self.paused
         elif symbol in (key.LEFT, key.RIGHT):
             step = self.second if shift else 1
@@ -262,65 +193,35 @@ class ReplayViewer:
             self.speed_index = max(self.speed_index - 1, 0)
         elif symbol == key.BRACKETRIGHT:
             self.speed_index = min(self.speed_index + 1, len(SPEEDS) - 1)
-        elif symbol == key.HOME:
-            self.seek(self.playback.first_tick)
-        elif symbol == key.END:
-            self.seek(self.playback.last_tick)
-        elif symbol == key.F:
-            self.camera = fit_camera(self.playback.scene.world.size, self.window.get_size())
-        elif toggle_overlay(o, symbol, shift):
-            pass
-        elif symbol == key.S:
-            self.save_screenshot()
-        elif symbol == key.ESCAPE:
-            self.close()
-        return pyglet.event.EVENT_HANDLED
+        elif symbol in (key.HOME, key.END):
+            self.seek(pb.first_tick if symbol == key.HOME else pb.last_tick)
+        else:
+            return False
+        return True
 
     def _on_timeline(self, x, y) -> bool:
         x0, y0, x1, y1 = timeline_rect(*self.window.get_size())
         return x0 - 4 <= x <= x1 + 4 and y0 - 8 <= y <= y1 + 8
 
+    def _seek_to(self, x) -> None:
+        """Seek to the tick under window x on the timeline."""
+        pb = self.playback
+        self.seek(timeline_tick(x, timeline_rect(*self.window.get_size()), pb.first_tick,
+                                pb.last_tick))  # fmt: skip
+
     def on_mouse_press(self, x, y, button, modifiers):
         if button == mouse.LEFT and self._on_timeline(x, y):
             self._seeking = True
-            pb = self.playback
-            self.seek(timeline_tick(x, timeline_rect(*self.window.get_size()), pb.first_tick,
-                                    pb.last_tick))  # fmt: skip
+            self._seek_to(x)
             return pyglet.event.EVENT_HANDLED
         return None
 
     def on_mouse_drag(self, x, y, dx, dy, buttons, modifiers) -> None:
         self.cursor = (x, y)
         if self._seeking and buttons & mouse.LEFT:
-            pb = self.playback
-            self.seek(timeline_tick(x, timeline_rect(*self.window.get_size()), pb.first_tick,
-                                    pb.last_tick))  # fmt: skip
+            self._seek_to(x)
         elif buttons & (mouse.RIGHT | mouse.MIDDLE):
             self.camera.pan(dx, dy)
 
     def on_mouse_release(self, x, y, button, modifiers) -> None:
         self._seeking = False
-
-    def on_mouse_scroll(self, x, y, scroll_x, scroll_y) -> None:
-        self.camera.zoom_at((x, y), 1.15**scroll_y)
-
-    def on_mouse_motion(self, x, y, dx, dy) -> None:
-        self.cursor = (x, y)
-
-    def on_resize(self, width: int, height: int) -> None:
-        panel = side_panel_width(width)
-        self.camera.resize(width, height, (float(panel), 0.0, float(width - panel), float(height)))
-
-    def on_close(self):
-        self.close()
-        return pyglet.event.EVENT_HANDLED
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.window.close()
-            pyglet.app.exit()
-
-    def run(self) -> None:
-        self._last = time.perf_counter()
-        pyglet.app.run(1 / 60)

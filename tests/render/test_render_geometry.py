@@ -1,12 +1,9 @@
-"""The pure parts of the viewer: geometry, camera, colours, key map, PNG (no OpenGL)."""
+"""Vertex geometry of the drawing (render/geometry.py): pure numpy, no OpenGL."""
 
 import numpy as np
 import pytest
 
 from rigidflock.render import geometry as G
-from rigidflock.render.camera import Camera, fit_camera
-from rigidflock.render.frame import Overlays, interpolate
-from rigidflock.render.png import encode_png, read_png
 
 
 def test_hull_nose_and_stern_follow_the_angle():
@@ -30,31 +27,6 @@ def test_hull_triangles_write_into_a_given_buffer():
 def test_hull_scale_has_a_minimum_on_screen_size():
     s = G.hull_scale(np.array([4.0, 40.0]), zoom=1.0, min_pixels=12.0)
     np.testing.assert_allclose(s, (3.0, 1.0))
-
-
-def test_camera_round_trip_zoom_at_cursor_and_fit():
-    cam = fit_camera((800.0, 600.0), (1280, 800))
-    world = np.array([[0.0, 0.0], [800.0, 600.0]])
-    px = cam.world_to_pixel(world)
-    assert (px[:, 0] >= 250).all() and (px[:, 0] <= 1280).all()  # right of the side panel
-    assert (px[:, 1] >= 0).all() and (px[:, 1] <= 800).all()
-    assert px[0, 1] > px[1, 1]  # y up in the world, rows down in the image
-    s = cam.world_to_screen(world)
-    np.testing.assert_allclose(cam.screen_to_world(s), world)
-    p = cam.screen_to_world((700, 200))
-    cam.zoom_at((700, 200), 2.5)
-    np.testing.assert_allclose(cam.screen_to_world((700, 200)), p)
-    cam.pan(10, -5)
-    np.testing.assert_allclose(cam.world_to_screen(p), (710, 195))
-    # The view matrix is the same transform (column-major).
-    m = np.array(cam.view_matrix()).reshape(4, 4).T
-    np.testing.assert_allclose((m @ [*p, 0, 1])[:2], cam.world_to_screen(p))
-
-
-def test_camera_without_a_panel_on_a_small_screen():
-    cam = fit_camera((100.0, 100.0), (400, 400))
-    np.testing.assert_allclose(cam.world_to_screen((50.0, 50.0)), (200.0, 200.0))
-    assert Camera(10, 10).zoom == 1.0
 
 
 @pytest.mark.parametrize(
@@ -84,51 +56,3 @@ def test_discs_rings_rects_and_arrows_have_the_right_counts():
 def test_per_vertex_repeats_colours():
     c = G.per_vertex(np.array([[1, 2, 3, 4], [5, 6, 7, 8]], np.uint8), 3)
     assert c.shape == (6, 4) and (c[3] == (5, 6, 7, 8)).all()
-
-
-def test_interpolation_takes_the_short_way_across_a_wrap_edge():
-    prev = np.array([[799.0, 300.0]])
-    cur = np.array([[1.0, 300.0]])
-    pos, ang = interpolate(prev, np.array([3.1]), cur, np.array([-3.1]), 0.5, box=(800, 600))
-    np.testing.assert_allclose(pos, [[0.0, 300.0]])
-    assert abs(abs(ang[0]) - 3.1 - (np.pi - 3.1)) < 1e-9 or abs(ang[0]) > 3.1
-
-
-def test_overlays_parse():
-    o = Overlays.parse("vectors, arcs")
-    assert o.vectors and o.arcs == "all" and not o.links
-    assert Overlays.parse("all").links
-    with pytest.raises(ValueError, match="unknown overlay"):
-        Overlays.parse("vectors,sparkles")
-
-
-def test_png_round_trip(tmp_path):
-    rng = np.random.default_rng(0)
-    img = rng.integers(0, 256, (7, 5, 3), dtype=np.uint8)
-    path = tmp_path / "x.png"
-    path.write_bytes(encode_png(img))
-    np.testing.assert_array_equal(read_png(path), img)
-
-
-def test_controls_map_keys_to_commands_without_a_window():
-    from rigidflock.render.backend import key
-    from rigidflock.render.input import Controls
-    from rigidflock.scene import RulesSpec
-
-    rules = RulesSpec()
-    c = Controls("keyboard")
-    assert c.command({}).throttle is None  # autopilot until an arrow is pressed
-    c.key_press(key.LEFT, 0, rules)
-    cmd = c.command({key.LEFT: True, key.UP: True})
-    assert (cmd.throttle, cmd.steer) == (1.0, 1.0)
-    c.key_press(key.F, 0, rules)
-    c.key_press(key._2, 0, rules)
-    assert c.command({}).toggles == (("flocking", False), ("view", "limited"))
-    assert c.command({}).toggles == ()
-    waypoints = Controls("waypoints")
-    waypoints.key_press(key.UP, 0, rules)
-    assert waypoints.command({key.UP: True}).throttle is None  # the scene's control drives
-    assert c.key_press(key.ESCAPE, 0, rules) == "quit"
-    assert c.key_press(key.PERIOD, 0, rules) is None  # single step only while paused
-    c.key_press(key.SPACE, 0, rules)
-    assert c.key_press(key.PERIOD, 0, rules) == "step"
