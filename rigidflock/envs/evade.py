@@ -121,8 +121,8 @@ class EvadeEnv(gym.Env):
     def step(self, action):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
-        a = np.clip(np.asarray(action, dtype=np.float64).reshape(2), -1.0, 1.0)
-        command = Command(throttle=float(a[0]), steer=float(a[1]))
+        throttle, steer = (min(max(float(x), -1.0), 1.0) for x in np.ravel(action)[:2])
+        command = Command(throttle=throttle, steer=steer)
         counts = dict.fromkeys(CONTACTS, 0)
         ticks = 0
         sim, rec = self.sim, self.recorder

@@ -73,7 +73,7 @@ def ray_circles(p, dirs, circles, box=None, reach=np.inf) -> np.ndarray:
     farther than this from ``p`` are skipped. 0 when the origin is inside a circle."""
     a = circles[:, :2] - p
     if box is not None:
-        a = np.remainder(a + 0.5 * box, box) - 0.5 * box
+        a -= box * np.rint(a / box)
     aa = np.einsum("ij,ij->i", a, a)
     near = aa < (circles[:, 2] + reach) ** 2
     if not near.any():
@@ -141,7 +141,7 @@ class Observer:
         self.ray_range = float(self._ray or feeler)
         self._inv_sense, self._inv_speed = 1.0 / self.sense_range, 1.0 / self.speed_scale
         self.box = None if sim.box is None else np.asarray(sim.box, dtype=float)
-        self._half_box = None if self.box is None else 0.5 * self.box
+        self._inv_box = None if self.box is None else 1.0 / self.box
         self.circles = np.asarray(sim.obstacles, dtype=float).reshape(-1, 3)
         self._buildings = -1
         self._segments(sim)
@@ -184,8 +184,8 @@ class Observer:
         if k == 0:
             return
         rel = st.pos[:-1] - p
-        if self.box is not None:
-            rel = np.remainder(rel + self._half_box, self.box) - self._half_box
+        if self.box is not None:  # minimum image, in place (fewer temporaries: faster)
+            rel -= self.box * np.rint(rel * self._inv_box)
         d2 = np.einsum("ij,ij->i", rel, rel)
         if n_ai > 64:  # partial selection first when there are many
             near = np.argpartition(d2, k - 1)[:k]
@@ -193,9 +193,10 @@ class Observer:
         else:
             near = np.argsort(d2, kind="stable")[:k]
         slots = out[OWN : OWN + PER_PURSUER * k].reshape(k, PER_PURSUER)
-        both = np.concatenate([rel[near], st.vel[near] - v]).reshape(2 * k, 2) @ to_body
-        slots[:, 0:2] = both[:k] * self._inv_sense
-        slots[:, 2:4] = both[k:] * self._inv_speed
+        slots[:, 0:2] = rel[near] @ to_body
+        slots[:, 0:2] *= self._inv_sense
+        slots[:, 2:4] = (st.vel[near] - v) @ to_body
+        slots[:, 2:4] *= self._inv_speed
         lead = st.leader
         slots[:, 4] = lead[near] if len(lead) == len(st.pos) else 0.0
         slots[:, 5] = 1.0
