@@ -1,0 +1,39 @@
+"""Gymnasium environments on rigidflock scenes (the optional ``gym`` extra:
+``pip install rigidflock[gym]``).
+
+Importing this package registers ``rigidflock/Evade-v0`` (:class:`~rigidflock.envs.evade.EvadeEnv`)
+when gymnasium is installed::
+
+    import gymnasium as gym
+    import rigidflock.envs  # noqa: F401 (registers the environments)
+
+    env = gym.make("rigidflock/Evade-v0", max_ticks=1800)
+    obs, info = env.reset(seed=1)
+
+``import rigidflock`` never needs gymnasium; only :mod:`rigidflock.envs.evade` imports it.
+"""
+
+from __future__ import annotations
+
+EVADE_ID = "rigidflock/Evade-v0"
+EVADE_ENTRY_POINT = "rigidflock.envs.evade:EvadeEnv"
+
+try:
+    import gymnasium as _gym
+except ImportError:  # the extra is not installed: nothing to register
+    _gym = None
+
+if _gym is not None and EVADE_ID not in _gym.registry:
+    _gym.register(id=EVADE_ID, entry_point=EVADE_ENTRY_POINT)
+
+__all__ = ["EVADE_ENTRY_POINT", "EVADE_ID", "EvadeEnv"]  # EvadeEnv: loaded on first use
+
+
+def __getattr__(name: str):
+    if name == "EvadeEnv":
+        if _gym is None:
+            raise ImportError("rigidflock.envs needs gymnasium: pip install 'rigidflock[gym]'")
+        from rigidflock.envs.evade import EvadeEnv
+
+        return EvadeEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

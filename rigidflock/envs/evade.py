@@ -1,0 +1,190 @@
+"""``rigidflock/Evade-v0``: drive the player, stay clear of the flocks that chase it.
+
+One environment step gives the player a throttle and a steer for ``frame_skip`` simulation ticks
+(``scene.world.dt`` seconds each, 1/60 s in the bundled scenes). The episode ends when an AI unit
+touches the player (terminated, the capture penalty) or after ``max_ticks`` ticks (truncated).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+
+from rigidflock.envs.drawing import require_display
+from rigidflock.envs.observation import Observer
+from rigidflock.envs.scenes import bundled_scene
+from rigidflock.scene import Scene, load_scene
+from rigidflock.scene.overrides import apply_overrides
+from rigidflock.sim import Command, Simulation
+
+__all__ = ["EvadeEnv"]
+
+CONTACTS = ("player_contacts", "unit_contacts", "obstacle_contacts", "wall_contacts")
+
+
+def _scene(scene: Scene | str | os.PathLike | None, overrides) -> Scene:
+    """The scene to run: a Scene, a path, or None for the bundled default, with ``overrides``
+    (key path -> value, as ``--set``) applied so its text (what replays store) is the run's."""
+    if scene is None:
+        scene = bundled_scene()
+    if not isinstance(scene, Scene):
+        scene = load_scene(scene)
+    return apply_overrides(scene, overrides) if overrides else scene
+
+
+class EvadeEnv(gym.Env):
+    """Evade the flock: a Gymnasium environment on any rigidflock scene with a player.
+
+    Action: ``Box([-1, -1], [1, 1])``, float32: (throttle, steer), exactly the keyboard's
+    command (steer + turns to port, counter-clockwise). Observation: ``Box(-1, 1, (5 + 6 k +
+    rays,))``, float32, documented field by field in :mod:`rigidflock.envs.observation`.
+
+    Reward per step: ``survive_reward`` per simulated second survived in the step (``ticks x dt
+    x survive_reward``) and ``-capture_penalty`` when an AI unit touches the player (the episode
+    terminates); ``info`` holds the two parts (``reward_survival``, ``reward_capture``), the tick,
+    and the contact counts of the step.
+
+    Parameters: ``scene`` (Scene or path; default the bundled aidemo4 scene), ``max_ticks``
+    (truncation, simulation ticks), ``frame_skip`` (ticks per step, the action repeated),
+    ``overrides`` (scene key path -> value, e.g. ``{"rules.weights.chase": 3}``), ``k`` (pursuer
+    slots), ``rays`` (feelers), ``render_mode`` (``"rgb_array"``: offscreen, no display needed;
+    ``"human"``: the viewer window), ``render_size`` (W, H pixels), ``record_to`` (a replay path
+    per episode; ``{episode}`` in it is replaced by the episode number, else the file is rewritten
+    each episode).
+    """
+
+    metadata: ClassVar[dict] = {"render_modes": ["human", "rgb_array"], "render_fps": 60}
+
+    def __init__(
+        self,
+        scene: Scene | str | os.PathLike | None = None,
+        *,
+        max_ticks: int = 3600,
+        frame_skip: int = 1,
+        overrides: Mapping[str, Any] | None = None,
+        k: int = 5,
+        rays: int = 8,
+        survive_reward: float = 1.0,
+        capture_penalty: float = 10.0,
+        render_mode: str | None = None,
+        render_size: tuple[int, int] = (640, 480),
+        record_to: str | os.PathLike | None = None,
+    ):
+        if max_ticks < 1 or frame_skip < 1:
+            raise ValueError("max_ticks and frame_skip must be >= 1")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if render_mode == "human":
+            require_display()
+        self.scene = _scene(scene, overrides)
+        self.sim = Simulation(self.scene)
+        self.observer = Observer(self.sim, k=k, rays=rays)
+        self.max_ticks, self.frame_skip = int(max_ticks), int(frame_skip)
+        self.survive_reward, self.capture_penalty = float(survive_reward), float(capture_penalty)
+        self.dt = float(self.scene.world.dt)
+        self.render_mode, self.render_size = render_mode, tuple(render_size)
+        self.metadata = {**self.metadata, "render_fps": round(1.0 / (self.dt * self.frame_skip))}
+        self.action_space = gym.spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
+        n = self.observer.size
+        self.observation_space = gym.spaces.Box(-1.0, 1.0, shape=(n,), dtype=np.float32)
+        self.record_to = None if record_to is None else str(record_to)
+        self.recorder = None
+        self.replay_path: Path | None = None  # the last episode's replay, when recording
+        self.episode = -1
+        self._viewer = None
+        self._done = True
+
+    # -- episodes -----------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start an episode. ``seed`` seeds the simulation's generator (the run of ``rigidflock
+        run --seed``); without it the seed is drawn from the environment's generator, itself
+        seeded by the last ``seed`` given (a fresh random one if never)."""
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(2**31 - 1))
+        self._stop_recording()
+        self.sim.reset(int(seed))
+        self.observer.reset(self.sim)
+        self.episode += 1
+        self._done = False
+        self._start_recording()
+        if self.render_mode == "human":
+            self.render()
+        return self.observer(self.sim), {"tick": 0, "seed": int(seed)}
+
+    def step(self, action):
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        throttle, steer = (min(max(float(x), -1.0), 1.0) for x in np.ravel(action)[:2])
+        command = Command(throttle=throttle, steer=steer)
+        counts = dict.fromkeys(CONTACTS, 0)
+        ticks = 0
+        sim, rec = self.sim, self.recorder
+        for _ in range(self.frame_skip):
+            events = sim.step(command)
+            if rec is not None:
+                rec.record(command, events)
+            ticks += 1
+            for name in CONTACTS:
+                counts[name] += getattr(events, name)
+            if events.player_contacts or sim.tick >= self.max_ticks:
+                break
+        terminated = counts["player_contacts"] > 0
+        truncated = not terminated and sim.tick >= self.max_ticks
+        survival = self.survive_reward * ticks * self.dt
+        capture = -self.capture_penalty if terminated else 0.0
+        info = {"tick": sim.tick, "reward_survival": survival, "reward_capture": capture, **counts}
+        if terminated or truncated:
+            self._done = True
+            self._stop_recording()
+            if self.replay_path is not None:
+                info["replay"] = str(self.replay_path)
+        if self.render_mode == "human":
+            self.render()
+        return self.observer(sim), survival + capture, terminated, truncated, info
+
+    # -- replays ------------------------------------------------------------------------------
+
+    def _start_recording(self) -> None:
+        if self.record_to is None:
+            return
+        from rigidflock.replay import Recorder
+
+        path = Path(self.record_to.replace("{episode}", str(self.episode)))
+        self.recorder = Recorder(path, self.sim)
+        self.replay_path = path
+
+    def _stop_recording(self) -> None:
+        if self.recorder is not None:
+            self.recorder.close()
+            self.recorder = None
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def render(self):
+        """``"rgb_array"``: the current state drawn offscreen, (H, W, 3) uint8; ``"human"``:
+        draws it in the viewer window (opened on first use) and returns None."""
+        if self.render_mode == "rgb_array":
+            from rigidflock.envs.drawing import rgb_array
+
+            return rgb_array(self.sim, self.render_size)
+        if self.render_mode == "human":
+            from rigidflock.envs.drawing import HumanView
+
+            if self._viewer is None:
+                self._viewer = HumanView(self.sim, self.render_size)
+            self._viewer.show()
+        return None
+
+    def close(self) -> None:
+        self._stop_recording()
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
+        super().close()

@@ -1,0 +1,49 @@
+"""Two baseline policies for ``rigidflock/Evade-v0``, acting on the observation alone: a random
+policy and a scripted evader. Both map an observation (see :mod:`rigidflock.envs.observation`)
+to an action (throttle, steer), float32 (2,)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rigidflock.envs.observation import OWN, PER_PURSUER
+
+
+class RandomPolicy:
+    """Uniform random throttle and steer each step, from its own seeded generator."""
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, obs: np.ndarray) -> np.ndarray:
+        return self.rng.uniform(-1.0, 1.0, 2).astype(np.float32)
+
+
+class ScriptedEvader:
+    """Flee the nearest pursuers while steering off obstacles and walls, at full throttle.
+
+    The wanted direction (body frame) is the sum of pushes away from each observed pursuer,
+    weighted 1 / distance^2 (leaders ``leader_weight`` times more), and away from each feeler
+    that feels something, weighted ``wall_weight`` x (1 - reading)^2; the steer turns the bow
+    toward it, proportionally to the angle (``gain`` per radian), clipped to [-1, 1].
+    """
+
+    def __init__(self, k: int, rays: int, gain=2.0, wall_weight=40.0, leader_weight=2.0):
+        self.k, self.rays = k, rays
+        self.gain, self.wall_weight, self.leader_weight = gain, wall_weight, leader_weight
+        ang = 2 * np.pi * np.arange(rays) / max(rays, 1)
+        self.ray_dirs = np.column_stack([np.cos(ang), np.sin(ang)])  # (R, 2) body frame
+
+    def __call__(self, obs: np.ndarray) -> np.ndarray:
+        slots = obs[OWN : OWN + PER_PURSUER * self.k].reshape(self.k, PER_PURSUER)
+        off, lead, present = slots[:, 0:2], slots[:, 4], slots[:, 5]
+        d2 = np.maximum(np.einsum("ij,ij->i", off, off), 1e-6)
+        w = present * (1.0 + (self.leader_weight - 1.0) * lead) / d2
+        want = -(off * w[:, None]).sum(axis=0) / max(w.sum(), 1e-9)
+        feel = obs[OWN + PER_PURSUER * self.k :]
+        push = self.wall_weight * (1.0 - feel) ** 2
+        want = want - (self.ray_dirs * push[:, None]).sum(axis=0)
+        if not np.any(want):
+            return np.array([1.0, 0.0], np.float32)
+        angle = np.arctan2(want[1], want[0])
+        return np.array([1.0, np.clip(self.gain * angle, -1.0, 1.0)], np.float32)
