@@ -29,6 +29,18 @@ def _add_run(sub) -> None:
     r.add_argument(
         "--trace-every", type=positive_int, default=1, metavar="K", help="trace every K-th tick"
     )
+    r.add_argument(
+        "--series",
+        metavar="FILE.csv",
+        help="write metrics over time, one row per sampled tick (CSV, or .parquet with pyarrow)",
+    )
+    r.add_argument(
+        "--every",
+        type=positive_int,
+        default=10,
+        metavar="K",
+        help="sample the series every K ticks",
+    )
     r.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     record_args(r)
     r.set_defaults(func=run.cmd_run)
