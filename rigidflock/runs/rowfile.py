@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 from rigidflock.outputs import OutputError, atomic_open
+from rigidflock.scene.overrides import _value as toml_value
 from rigidflock.scene.overrides import parse_value
 
 
@@ -27,6 +28,8 @@ def cell(value) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, list | dict):  # a TOML value, as --set takes it
+        return toml_value(value)
     return " ".join(str(value).split())  # one line, whatever an error message held
 
 

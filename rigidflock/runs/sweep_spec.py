@@ -56,6 +56,7 @@ METRICS = (
 ORDER_METRIC = re.compile(r"order(\d+)_(arrived|arrival_tick|reroutes)")
 KEYS = {"scene", "ticks", "seeds", "metrics", "set", "grid", "ranges", "sample"}
 METHODS = ("lhs", "sobol")
+_SET_NOTE = re.compile(r" \(--set [^)]*\)$")
 
 
 @dataclass(frozen=True)
@@ -193,8 +194,8 @@ def load_sweep(path, overrides=()) -> SweepSpec:
         changes = dict(zip(keys, point, strict=True))
         try:
             scene = apply_overrides(base, changes)
-        except SceneError as e:  # name the sweep file: the change came from it
-            raise SceneError([f"{path}: {e.errors[0]}"]) from None
+        except SceneError as e:  # name the sweep file (the change came from it), not --set
+            raise SceneError([f"{path}: {_SET_NOTE.sub('', e.errors[0])}"]) from None
         for seed in seeds:
             tasks.append(
                 Task(len(tasks), tuple(changes.items()), seed, scene.text, scene.source, ticks,
