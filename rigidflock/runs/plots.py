@@ -106,6 +106,10 @@ def plot_sweep(rows, out, metric=None, x=None, hue=None, title: str = "") -> str
         ax.scatter(px, py, s=10, color=line.get_color(), alpha=0.45)
     if not numeric:
         ax.set_xticks(range(len(xs)), [str(v) for v in xs])
+    elif min(xs) > 0 and max(xs) >= 8 * min(xs):  # weights that double: evenly spaced on log
+        ax.set_xscale("log")
+        ax.set_xticks(xs, [f"{v:g}" for v in xs])
+        ax.minorticks_off()
     seeds = len({r["seed"] for r in ok})
     ax.set_xlabel(x)
     ax.set_ylabel(metric)
