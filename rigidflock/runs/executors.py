@@ -21,6 +21,15 @@ def single_thread() -> None:
         sys.modules["numba"].set_num_threads(1)
 
 
+def warm_worker(_=None) -> int:
+    """Import the simulation and load its kernels in a worker (a 2-tick run); returns the pid."""
+    from rigidflock.runs.runner import run_scene
+    from rigidflock.scene import parse_scene
+
+    run_scene(parse_scene("[[groups]]\ncount = 3\n", "warm.toml"), 2)
+    return os.getpid()
+
+
 def local_executor(workers: int | None = None) -> ProcessPoolExecutor:
     """``workers`` processes (default: the core count) started with spawn: a fresh interpreter
     each, nothing inherited from a parent that may hold threads (numba's, pymunk's)."""

@@ -153,10 +153,13 @@ def _read(path) -> dict:
         raise SceneError([f"{path}: not valid TOML: {e}"]) from None
 
 
-def load_sweep(path, overrides=()) -> SweepSpec:
+def load_sweep(path, overrides=(), ticks: int | None = None) -> SweepSpec:
     """Read and check a sweep file; ``overrides``: extra ``PATH=VALUE`` changes to the base scene
-    (``--set``). Raises SceneError (one line naming the file and the field) on anything wrong."""
+    (``--set``); ``ticks``: instead of the file's. Raises SceneError (one line naming the file and
+    the field) on anything wrong."""
     data = _read(path)
+    if ticks is not None:
+        data["ticks"] = ticks
     for key in data:
         if key not in KEYS:
             _fail(path, key, f"unknown key; expected one of {', '.join(sorted(KEYS))}")
