@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rigidflock.cli import replay, run
+from rigidflock.cli import experiments, replay, run
 from rigidflock.cli.args import (
     Parser,
     count,
@@ -28,6 +28,18 @@ def _add_run(sub) -> None:
     r.add_argument("--trace", metavar="FILE.csv", help="write per-unit states as CSV")
     r.add_argument(
         "--trace-every", type=positive_int, default=1, metavar="K", help="trace every K-th tick"
+    )
+    r.add_argument(
+        "--series",
+        metavar="FILE.csv",
+        help="write metrics over time, one row per sampled tick (CSV, or .parquet with pyarrow)",
+    )
+    r.add_argument(
+        "--every",
+        type=positive_int,
+        default=10,
+        metavar="K",
+        help="sample the series every K ticks",
     )
     r.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     record_args(r)
@@ -145,6 +157,50 @@ def _add_check(sub) -> None:
     c.set_defaults(func=run.cmd_check)
 
 
+def _add_sweep(sub) -> None:
+    s = sub.add_parser("sweep", help="run a scene over parameters x seeds, one row per run")
+    s.add_argument("sweep", help="sweep file (TOML; see scenes/sweeps/)")
+    s.add_argument(
+        "-o", "--out", metavar="FILE.csv", help="row file (default: the sweep's name, .csv, here)"
+    )
+    s.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="PATH=VALUE",
+        help="change a key of the base scene for every run, e.g. --set rules.chase=false",
+    )
+    s.add_argument(
+        "--workers", type=positive_int, default=None, metavar="N",
+        help="local worker processes (default: the core count; 1: in this process)",
+    )  # fmt: skip
+    s.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler (dask extra)"
+    )
+    s.add_argument(
+        "--dask-local", type=positive_int, default=None, metavar="N",
+        help="start a Dask LocalCluster of N worker processes and run on it",
+    )  # fmt: skip
+    s.add_argument(
+        "--resume", action="store_true", help="keep the rows already in the file; run the rest"
+    )
+    s.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    s.set_defaults(func=experiments.cmd_sweep)
+
+
+def _add_plot(sub) -> None:
+    p = sub.add_parser("plot", help="plot a series (run --series) or a sweep's rows")
+    p.add_argument("input", help="series file (CSV/Parquet) or sweep row file (CSV)")
+    p.add_argument("-o", "--out", required=True, metavar="FILE.png", help="picture to write")
+    p.add_argument("--metric", help="sweep: the metric to plot (default: the first)")
+    p.add_argument("--x", help="sweep: the parameter on the x axis (default: the first)")
+    p.add_argument(
+        "--hue", help="sweep: one line per value of this parameter (default: the second)"
+    )
+    p.add_argument("--quiet", action="store_true", help="print nothing")
+    p.set_defaults(func=experiments.cmd_plot)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="rigidflock", description="Rigid-body, physics-based flocking simulator.")
     p.add_argument("--debug", action="store_true", help="show tracebacks on errors")
@@ -156,4 +212,6 @@ def build_parser() -> argparse.ArgumentParser:
     _add_export(sub)
     _add_bench(sub)
     _add_check(sub)
+    _add_sweep(sub)
+    _add_plot(sub)
     return p

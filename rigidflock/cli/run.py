@@ -70,6 +70,11 @@ def cmd_run(args) -> int:
         check_writable(args.metrics, "--metrics")
     if args.trace:
         check_writable(args.trace, "--trace")
+    if args.series:
+        from rigidflock.runs.series import series_format
+
+        series_format(args.series)
+        check_writable(args.series, "--series")
     precision = record_precision(args)
     if args.record:
         check_writable(args.record, "--record")
@@ -85,6 +90,8 @@ def cmd_run(args) -> int:
                 progress=bar,
                 record_path=args.record,
                 record_precision=precision,
+                series_path=args.series,
+                series_every=args.every if args.series else None,
             )
     except RunFailed as e:
         print(f"rigidflock: {args.scene}: run failed: {e}", file=sys.stderr)

@@ -34,6 +34,7 @@ class RunResult:
     units: int
     wall_seconds: float
     metrics: dict
+    series: list[dict] | None = None  # rows of the series, when sampled
 
     @property
     def ticks_per_second(self) -> float:
@@ -68,15 +69,29 @@ def run_scene(
     progress=None,
     record_path: str | Path | None = None,
     record_precision: str = "compact",
+    series_path: str | Path | None = None,
+    series_every: int | None = None,
 ) -> RunResult:
     """Run ``scene`` headless for ``ticks`` ticks. ``progress``: optional callable(ticks_done).
     Output files appear only when the run completes. Raises RunFailed on a non-finite state.
 
     ``record_path``: write a replay there as the run goes (see :mod:`rigidflock.replay`); unlike
     the other outputs it is written in place, chunk by chunk, so a run that fails or is killed
-    leaves the ticks recorded so far (the file then reads as cut short)."""
+    leaves the ticks recorded so far (the file then reads as cut short).
+
+    ``series_every``: sample the series (:mod:`rigidflock.runs.series`) at tick 0 and every K-th
+    tick into ``result.series``; ``series_path`` writes it (CSV or Parquet by the name; K
+    defaults to 10)."""
     sim = Simulation(scene, seed=seed)
     acc = RunMetrics(sim.box, flock_link(scene))
+    sampler = None
+    if series_every is None and series_path is not None:
+        series_every = 10
+    if series_every is not None:
+        from rigidflock.runs.series import SeriesSampler
+
+        sampler = SeriesSampler(sim, flock_link(scene))
+        sampler.sample()
     with contextlib.ExitStack() as stack:
         recorder = None
         if record_path is not None:
@@ -97,6 +112,10 @@ def run_scene(
             if not (np.isfinite(st.pos).all() and np.isfinite(st.vel).all()):
                 raise RunFailed(f"non-finite unit state at tick {st.tick}")
             acc.add(sim, events)
+            if sampler is not None:
+                sampler.count(events)
+                if k % series_every == 0:
+                    sampler.sample()
             if tracer is not None and k % trace_every == 0:
                 tracer.write(st)
             if progress is not None:
@@ -109,6 +128,12 @@ def run_scene(
         summary["route_searches"] = sim.orders.searches
         summary["route_search_seconds"] = sim.orders.search_seconds
     result = RunResult(scene, sim.seed, ticks, sim.units.n_ai, wall, summary)
+    if sampler is not None:
+        from rigidflock.runs.series import columns, write_series
+
+        result.series = sampler.rows
+        if series_path is not None:
+            write_series(series_path, sampler.rows, columns(sampler.n_orders))
     if metrics_path is not None:
         write_json(metrics_path, result.as_json())
     return result

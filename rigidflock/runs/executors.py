@@ -1,0 +1,88 @@
+"""Where a sweep's runs execute: local processes or a Dask cluster, both as a
+:class:`concurrent.futures.Executor` (what :func:`rigidflock.runs.sweep.run_sweep` takes).
+
+Each worker runs one simulation at a time with one numba thread: the parallelism is across runs,
+and one thread per run keeps N workers on N cores from oversubscribing them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import sys
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+
+
+def single_thread() -> None:
+    """Worker set-up: one numba thread (before numba is imported, or after)."""
+    os.environ["NUMBA_NUM_THREADS"] = "1"
+    if "numba" in sys.modules:
+        sys.modules["numba"].set_num_threads(1)
+
+
+def warm_worker(_=None) -> int:
+    """Import the simulation and load its kernels in a worker (a 2-tick run); returns the pid."""
+    from rigidflock.runs.runner import run_scene
+    from rigidflock.scene import parse_scene
+
+    run_scene(parse_scene("[[groups]]\ncount = 3\n", "warm.toml"), 2)
+    return os.getpid()
+
+
+def local_executor(workers: int | None = None) -> ProcessPoolExecutor:
+    """``workers`` processes (default: the core count) started with spawn: a fresh interpreter
+    each, nothing inherited from a parent that may hold threads (numba's, pymunk's)."""
+    return ProcessPoolExecutor(
+        max_workers=workers or os.cpu_count() or 1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=single_thread,
+    )
+
+
+class InlineExecutor(Executor):
+    """Runs each call at submit, in this process (one worker, no start-up cost; for tests and
+    ``--workers 1`` comparisons without pickling)."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as e:
+            future.set_exception(e)
+        return future
+
+
+def _need_dask():
+    try:
+        import distributed
+    except ImportError:
+        from rigidflock.outputs import OutputError
+
+        raise OutputError(
+            "rigidflock sweep: --scheduler/--dask-local need dask.distributed "
+            "(pip install 'rigidflock[dask]')"
+        ) from None
+    return distributed
+
+
+@contextlib.contextmanager
+def dask_executor(scheduler: str | None = None, local_workers: int | None = None):
+    """Yields a Dask client's executor: of the scheduler at ``scheduler`` (``tcp://HOST:PORT``),
+    or of a LocalCluster of ``local_workers`` processes with one thread each, closed after."""
+    distributed = _need_dask()
+    with contextlib.ExitStack() as stack:
+        if scheduler is not None:
+            client = stack.enter_context(distributed.Client(scheduler))
+        else:
+            cluster = stack.enter_context(
+                distributed.LocalCluster(
+                    n_workers=local_workers or 2,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                )
+            )
+            client = stack.enter_context(distributed.Client(cluster))
+        client.run(single_thread)
+        yield client.get_executor(pure=False)

@@ -1,0 +1,191 @@
+"""Metrics over time (``run --series FILE --every K``): one row per sampled tick.
+
+Only contact counts are folded in every tick (integers from the step's events); everything else
+is computed at sampled ticks, so sampling every K ticks costs about 1/K of one measurement per
+tick. Columns (world units, seconds):
+
+- ``tick``, ``time``; ``polarization`` (0..1), ``milling`` (normalised angular momentum about the
+  flock centre, 0..1), ``nn_mean`` (mean nearest-neighbour distance), ``min_separation``
+  (smallest nearest-neighbour distance), ``flocks`` (count), ``leaders`` (count);
+- ``{unit,obstacle,wall,player}_contacts`` (contact begins in the sampled tick) and
+  ``..._contacts_total`` (since tick 0);
+- ``pinned``: AI units touching static geometry while slower than 0.1 x cruise speed (a geometric
+  test, :func:`rigidflock.model.flock_metrics.touching_static`);
+- ``chaser_distance``: the player's distance to the nearest chaser (empty without both);
+- ``arrived_K``: units of the scene's K-th order on their slots (empty before it is given).
+
+Tick 0 (the spawned state) is the first row. Rows are plain dicts (records):
+``pandas.DataFrame(rows)`` loads them directly, or see :func:`to_dataframe`.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+
+from rigidflock.model.contacts import KINDS, Contacts
+from rigidflock.model.flock_metrics import milling, nearest_distance, pinned, touching_static
+from rigidflock.model.metrics import flock_labels, nn_distances, polarization
+from rigidflock.model.state import ROLE_CHASE, ROLE_INTERCEPT
+from rigidflock.outputs import OutputError, atomic_open, atomic_path
+
+FORMATS = {".csv": "csv", ".parquet": "parquet"}
+
+
+def columns(n_orders: int) -> list[str]:
+    """The series columns of a scene with ``n_orders`` move orders, in file order."""
+    cols = ["tick", "time", "polarization", "milling", "nn_mean", "min_separation", "flocks"]
+    cols += ["leaders", *(f"{k}_contacts" for k in KINDS), *(f"{k}_contacts_total" for k in KINDS)]
+    cols += ["pinned", "chaser_distance", *(f"arrived_{k}" for k in range(n_orders))]
+    return cols
+
+
+def _segments(scene, tick: int):
+    """Static segments at ``tick``: [[walls]] and the edges of the buildings standing then."""
+    a, b, half = [], [], []
+    for w in scene.walls:
+        a.append(w.start), b.append(w.end), half.append(w.thickness / 2)
+    polys = [bd.polygon for bd in scene.buildings]
+    polys += [e.add_building.polygon for e in scene.events if e.tick < tick]
+    for poly in polys:
+        for p, q in zip(poly, poly[1:] + poly[:1], strict=True):
+            a.append(p), b.append(q), half.append(0.0)
+    return np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2), np.array(half)
+
+
+class SeriesSampler:
+    """Collects series rows for one simulation: call :meth:`count` with every step's events and
+    :meth:`sample` at the ticks to record (``rows`` holds them)."""
+
+    def __init__(self, sim, link: float):
+        self.sim, self.link = sim, link
+        u = sim.units
+        n = u.n_ai
+        self.half_diagonal = 0.5 * np.hypot(u.length[:n], u.width[:n])
+        self.cruise = u.cruise_speed[:n]
+        chasers = np.isin(u.role[:n], (ROLE_CHASE, ROLE_INTERCEPT))
+        self.chasers = np.flatnonzero(chasers)
+        self.size = sim.size if sim.scene.world.bounds == "walls" else None
+        self.n_orders = len(sim.scene.orders)
+        self.total = Contacts()
+        self.last = Contacts()
+        self.rows: list[dict] = []
+
+    def count(self, events) -> None:
+        """Fold in one tick's contacts (cheap: four integers)."""
+        self.last = Contacts.of_events(events)
+        self.total = self.total + self.last
+
+    def sample(self) -> dict:
+        """Measure the simulation's current state; appends and returns the row."""
+        sim = self.sim
+        u, st = sim.units, sim.state
+        n = u.n_ai
+        pos, vel = st.pos[:n], st.vel[:n]
+        nn = nn_distances(pos, sim.box)
+        labels = flock_labels(pos, u.family[:n], self.link, sim.box)
+        touch = touching_static(
+            pos,
+            self.half_diagonal,
+            sim.obstacles,
+            sim.box,
+            self.size,
+            _segments(sim.scene, st.tick),
+        )
+        row = {
+            "tick": st.tick,
+            "time": st.tick * sim.scene.world.dt,
+            "polarization": polarization(sim.steering.heading[:n]),
+            "milling": milling(pos, vel, sim.box),
+            "nn_mean": float(nn.mean()) if len(nn) else None,
+            "min_separation": float(nn.min()) if len(nn) else None,
+            "flocks": len(np.unique(labels)),
+            "leaders": int(st.leader[:n].sum()),
+        }
+        for k in KINDS:
+            row[f"{k}_contacts"] = getattr(self.last, k)
+        for k in KINDS:
+            row[f"{k}_contacts_total"] = getattr(self.total, k)
+        row["pinned"] = pinned(touch, np.hypot(vel[:, 0], vel[:, 1]), self.cruise)
+        row["chaser_distance"] = (
+            nearest_distance(st.pos[-1], pos[self.chasers], sim.box) if u.has_player else None
+        )
+        groups = sim.orders.groups
+        for k in range(self.n_orders):
+            g = groups.get(k)
+            row[f"arrived_{k}"] = int(g.arrived.sum()) if g is not None else None
+        for key, value in row.items():  # NaN (e.g. milling of a still flock) is an empty cell
+            if isinstance(value, float) and not np.isfinite(value):
+                row[key] = None
+        self.rows.append(row)
+        return row
+
+
+def series_format(path) -> str:
+    """ "csv" or "parquet" from the file name; raises OutputError for anything else."""
+    kind = FORMATS.get(Path(path).suffix.lower())
+    if kind is None:
+        raise OutputError(f"{path}: --series: the file name must end in .csv or .parquet")
+    if kind == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise OutputError(
+                f"{path}: --series: Parquet needs pyarrow (pip install 'rigidflock[parquet]')"
+            ) from None
+    return kind
+
+
+def write_series(path, rows: list[dict], cols: list[str]) -> None:
+    """Write ``rows`` to ``path`` (CSV, or Parquet by the name), whole or not at all. CSV floats
+    are written exactly (shortest round-trip text); missing values are empty cells / nulls."""
+    if series_format(path) == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pylist([{c: r.get(c) for c in cols} for r in rows])
+        with atomic_path(path) as tmp:
+            pq.write_table(table, tmp)
+        return
+    with atomic_open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(cols)
+        for r in rows:
+            w.writerow(["" if r.get(c) is None else _cell(r.get(c)) for c in cols])
+
+
+def _cell(v) -> str:
+    return (
+        repr(float(v)) if isinstance(v, float) else str(v)
+    )  # shortest text that reads back exactly
+
+
+def read_series(path) -> list[dict]:
+    """Rows of a series file (CSV or Parquet) as records: numbers as int/float, empty as None."""
+    if Path(path).suffix.lower() == ".parquet":
+        import pyarrow.parquet as pq
+
+        return pq.read_table(path).to_pylist()
+    with open(path, encoding="utf-8", newline="") as fh:
+        return [{k: _number(v) for k, v in r.items()} for r in csv.DictReader(fh)]
+
+
+def _number(text: str):
+    if text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text
+
+
+def to_dataframe(rows: list[dict]):
+    """A pandas DataFrame of series or sweep rows (pandas: the ``parquet`` extra)."""
+    import pandas as pd
+
+    return pd.DataFrame.from_records(rows)
