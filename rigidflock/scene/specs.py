@@ -48,12 +48,15 @@ class WorldSpec:
 class PhysicsSpec:
     collisions: bool = key(True, help="units collide with each other and with obstacles")
     drag_coefficient: float = key(0.5, ge=0, help="drag coefficient Cd (no unit)")
-    air_density: float = key(0.1, ge=0, help="air density rho, mass per world unit squared")
+    air_density: float = key(
+        0.1, ge=0, help="air density rho, kg per cubic world unit (drag = rho Cd L W v^2 / 2)"
+    )
     angular_damping: float | None = key(
         None,
         kind="auto",
         ge=0,
-        help='turn damping k_w, newton world units seconds; "auto": m * v_cruise * L / 2 per group',
+        help='turn damping k_w (torque = -k_w omega), newton world-unit seconds; "auto": '
+        "m * v_cruise * L / 2 per group",
     )
     elasticity: float = key(0.2, ge=0, help="bounce of collisions (no unit; 0: none)")
     friction: float = key(0.5, ge=0, help="friction of collisions (no unit)")
