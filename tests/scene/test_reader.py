@@ -464,3 +464,24 @@ def test_utf8_bom_is_accepted(tmp_path):
 
 def test_scene_type_is_exported():
     assert isinstance(parse_scene(MINIMAL), Scene)
+
+
+def test_message_order_is_kept():
+    # The order the reader before the split gave (some keys were always read before others).
+    text = (
+        '[physics]\nfriction = -1\nangular_damping = "atuo"\n[navigation]\ncell = 0\n'
+        'clearance = -2\n[[groups]]\ncount = 1\n[player]\nheading = "x"\ncontrol = "script"\n'
+        "position = [1, 1]\n[[orders]]\ngoal = [1, 1]\ntick = -1\n"
+    )
+    assert errors_of(text, "o.toml") == [
+        'o.toml: physics.angular_damping: must be "auto" or a number >= 0, got "atuo" '
+        '(did you mean "auto"?) (line 3)',
+        "o.toml: physics.friction: must be a number >= 0, got -1 (line 2)",
+        'o.toml: player.script: control = "script" needs a non-empty script (line 9)',
+        'o.toml: player.heading: must be a number, got "x" (line 10)',
+        "o.toml: navigation.clearance: must be a number >= 0, got -2 (line 6)",
+        "o.toml: navigation.cell: must be a number > 0, got 0 (line 5)",
+        "o.toml: orders[0].tick: must be an integer >= 0, got -1 (line 15)",
+        "o.toml: orders[0].select: required: { family = ... }, { ids = [...] } or "
+        "{ rect = [x0, y0, x1, y1] } (line 13)",
+    ]
