@@ -1,6 +1,10 @@
 """Scene files: TOML text -> a validated, frozen :class:`Scene` (plain data: no pymunk, pyglet)."""
 
-from rigidflock.scene.reader import (
+from rigidflock.scene.errors import SceneError
+from rigidflock.scene.generation import check_generation, place_obstacles
+from rigidflock.scene.keys import KeyInfo, reference
+from rigidflock.scene.reader import load_scene, parse_scene
+from rigidflock.scene.specs import (
     BOUNDS,
     CONTROLS,
     ROLES,
@@ -17,15 +21,12 @@ from rigidflock.scene.reader import (
     RadiusFactor,
     RulesSpec,
     Scene,
-    SceneError,
     ScriptEntry,
     SelectSpec,
     SpawnSpec,
     WallSpec,
     Weights,
     WorldSpec,
-    load_scene,
-    parse_scene,
 )
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "BuildingSpec",
     "EventSpec",
     "GroupSpec",
+    "KeyInfo",
     "NavigationSpec",
     "ObstacleFieldSpec",
     "ObstacleSpec",
@@ -52,6 +54,9 @@ __all__ = [
     "WallSpec",
     "Weights",
     "WorldSpec",
+    "check_generation",
     "load_scene",
     "parse_scene",
+    "place_obstacles",
+    "reference",
 ]

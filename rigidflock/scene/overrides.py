@@ -25,7 +25,9 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rigidflock.scene.reader import Scene, SceneError, parse_scene
+from rigidflock.scene.errors import SceneError
+from rigidflock.scene.reader import parse_scene
+from rigidflock.scene.specs import Scene
 
 _PART_RE = re.compile(r"([A-Za-z0-9_-]+)((?:\[\d+\])*)")
 _INDEX_RE = re.compile(r"\[(\d+)\]")

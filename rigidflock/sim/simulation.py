@@ -26,7 +26,7 @@ from rigidflock.model.steering.blend import Steerer
 from rigidflock.model.steering.blend import World as SteeringWorld
 from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
-from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, SceneError, load_scene
+from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles
 
 __all__ = ["Simulation"]
@@ -61,7 +61,7 @@ class Simulation:
         self.rules: RulesSpec = sc.rules
         self.size = np.asarray(sc.world.size, dtype=float)
         self.box = self.size if sc.world.bounds == "wrap" else None
-        self.obstacles = self._place_obstacles()
+        self.obstacles = place_obstacles(sc, self.rng)  # the scene generation: same draws
         self.units = build_units(sc)
         self.orders = Orders(sc, self.units, self.obstacles)
         self._due_orders: dict[int, list[OrderSpec]] = defaultdict(list)
@@ -119,48 +119,6 @@ class Simulation:
             role = np.where(group >= 0, ROLE_NONE, u.role)
         self.steering = self._steerer(self.state, self.rules, key, role)
         self.state.leader = self.steering.leader
-
-    def _spawn_discs(self) -> list[tuple[np.ndarray, float]]:
-        discs = []
-        for g in self.scene.groups:
-            if g.spawn.positions is None:
-                c = self.size / 2 if g.spawn.center is None else np.asarray(g.spawn.center)
-                discs.append((c, g.spawn.radius))
-        return discs
-
-    def _place_obstacles(self) -> np.ndarray:
-        """Scene obstacles plus the seeded obstacle field: each field circle keeps ``margin`` from
-        the world edge, clears every spawn disc and the player by ``margin``, and does not overlap
-        another obstacle. Raises SceneError when the field does not fit."""
-        sc = self.scene
-        obs = [(o.center[0], o.center[1], o.radius) for o in sc.obstacles]
-        fld = sc.obstacle_field
-        if fld is None or fld.count == 0:
-            return np.asarray(obs, dtype=float).reshape(-1, 3)
-        keep_out = [(c, r + fld.margin) for c, r in self._spawn_discs()]
-        if sc.player is not None:
-            keep_out.append((np.asarray(sc.player.position), fld.margin))
-        lo, hi = np.full(2, fld.margin), self.size - fld.margin
-        placed = 0
-        for _ in range(200 * fld.count):
-            if placed == fld.count:
-                break
-            c = lo + self.rng.random(2) * (hi - lo)
-            if any(np.hypot(*(c - kc)) < kr + fld.radius for kc, kr in keep_out):
-                continue
-            if any(np.hypot(c[0] - x, c[1] - y) < r + fld.radius + 1.0 for x, y, r in obs):
-                continue
-            obs.append((c[0], c[1], fld.radius))
-            placed += 1
-        if placed < fld.count:
-            raise SceneError(
-                [
-                    f"{sc.source}: obstacle_field: only {placed} of {fld.count} obstacles fit "
-                    f"(margin {fld.margin:g} from edges, spawn discs and the player); "
-                    "lower count, radius or margin"
-                ]
-            )
-        return np.asarray(obs, dtype=float).reshape(-1, 3)
 
     # -- stepping -----------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""Scene files: parsing, defaults and validation messages (rigidflock.scene)."""
+"""Scene files: parsing, defaults and validation messages (rigidflock.scene.reader and the table
+readers it calls)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from rigidflock.scene import (
     load_scene,
     parse_scene,
 )
+from tests.scene.messages import errors_of, one_error, with_group
 
 MINIMAL = "[[groups]]\ncount = 3\n"
 
@@ -98,28 +100,6 @@ control = "script"
 waypoints = [[700.0, 500.0], [100.0, 500.0]]
 script = [{ tick = 0, throttle = 1.0, steer = 0.0 }, { tick = 120, throttle = -0.5, steer = -1 }]
 """
-
-
-def errors_of(text: str, source: str = "x.toml") -> list[str]:
-    with pytest.raises(SceneError) as info:
-        parse_scene(text, source)
-    errors = info.value.errors
-    assert errors, "SceneError without errors"
-    assert str(info.value) == "\n".join(errors)
-    for line in errors:
-        assert "\n" not in line
-        assert line.startswith(f"{source}: ")
-    return errors
-
-
-def one_error(text: str, source: str = "x.toml") -> str:
-    errors = errors_of(text, source)
-    assert len(errors) == 1, errors
-    return errors[0]
-
-
-def with_group(extra: str, group: str = "count = 3") -> str:
-    return f"{extra}\n\n[[groups]]\n{group}\n"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -422,113 +402,6 @@ def test_bad_role_and_heading():
 
 
 # --------------------------------------------------------------------------------------------------
-# Geometry
-
-
-def test_spawn_disc_outside_world():
-    err = one_error("[[groups]]\ncount = 3\nspawn = { center = [100, 100], radius = 150 }\n")
-    assert err.startswith("x.toml: groups[0].spawn: disc ")
-    assert "extends outside the world [0,800]x[0,600]" in err
-
-
-def test_default_spawn_disc_must_fit_a_small_world():
-    err = one_error("[world]\nsize = [150, 150]\n[[groups]]\ncount = 3\n")
-    assert err.startswith("x.toml: groups[0].spawn: disc ")
-    assert "[0,150]x[0,150]" in err
-    assert parse_scene("[world]\nsize = [200, 200]\n[[groups]]\ncount = 3\n").world.size == (
-        200.0,
-        200.0,
-    )
-
-
-def test_spawn_positions_errors():
-    text = "[[groups]]\ncount = 3\nspawn = { positions = [[10, 10], [900, 10]] }\n"
-    errors = errors_of(text)
-    assert any(
-        e.startswith("x.toml: groups[0].spawn.positions[1]: [900, 10] is outside the world")
-        for e in errors
-    )
-    assert any(
-        e.startswith("x.toml: groups[0].spawn.positions: has 2 positions but count is 3")
-        for e in errors
-    )
-    assert len(errors) == 2
-    err = one_error(
-        "[[groups]]\ncount = 1\nspawn = { center = [10, 10], positions = [[10, 10]] }\n"
-    )
-    assert err.startswith("x.toml: groups[0].spawn: ") and "not both" in err
-
-
-def test_obstacle_over_spawn_disc_is_a_warning():
-    scene = parse_scene(with_group("[[obstacles]]\ncenter = [400, 330]\n"), "w.toml")
-    assert len(scene.warnings) == 1
-    assert scene.warnings[0].startswith(
-        "w.toml: obstacles[0]: overlaps the spawn disc of groups[0]"
-    )
-
-
-def test_obstacle_covering_the_whole_spawn_disc_is_an_error():
-    text = "[[groups]]\ncount = 1\nspawn = { radius = 10 }\n[[obstacles]]\ncenter = [400, 300]\n"
-    assert one_error(text).startswith(
-        "x.toml: groups[0].spawn: disc lies entirely inside obstacles[0]"
-    )
-
-
-def test_units_placed_inside_obstacles_are_errors():
-    text = """\
-[[groups]]
-count = 2
-spawn = { positions = [[100, 100], [233, 100]] }
-[[obstacles]]
-center = [200, 100]
-radius = 32
-[player]
-position = [600, 500]
-waypoints = [[620, 500]]
-[[obstacles]]
-center = [600, 480]
-radius = 20
-"""
-    errors = errors_of(text)
-    # 233 - 200 = 33 < 32 + length/2 = 34
-    assert errors[0].startswith(
-        "x.toml: groups[0].spawn.positions[1]: [233, 100] is inside obstacles[0]"
-    )
-    assert errors[1].startswith("x.toml: player.position: [600, 500] is inside obstacles[1]")
-    assert len(errors) == 2
-
-
-def test_points_outside_world():
-    text = with_group(
-        "[[obstacles]]\ncenter = [-5, 10]\n"
-        "[player]\nposition = [10, 700]\nwaypoints = [[1, 1], [2, 2], [801, 5]]\n"
-    )
-    errors = errors_of(text)
-    assert [e.split(": ")[1] for e in errors] == [
-        "obstacles[0].center",
-        "player.position",
-        "player.waypoints[2]",
-    ]
-    assert all("outside the world [0,800]x[0,600]" in e for e in errors)
-
-
-def test_obstacle_field_that_cannot_fit():
-    err = one_error(with_group("[obstacle_field]\ncount = 3\nmargin = 300\n"))
-    assert err.startswith("x.toml: obstacle_field.margin: ")
-    assert parse_scene(with_group("[obstacle_field]\ncount = 0\nmargin = 300\n")).obstacle_field
-
-
-def test_script_ticks_strictly_increasing():
-    text = with_group(
-        '[player]\ncontrol = "script"\n'
-        "script = [{ tick = 0 }, { tick = 10 }, { tick = 10 }, { tick = 5 }]\n"
-    )
-    errors = errors_of(text)
-    assert [e.split(": ")[1] for e in errors] == ["player.script[2].tick", "player.script[3].tick"]
-    assert "strictly increasing" in errors[0]
-
-
-# --------------------------------------------------------------------------------------------------
 # Everything at once, and files
 
 
@@ -591,3 +464,24 @@ def test_utf8_bom_is_accepted(tmp_path):
 
 def test_scene_type_is_exported():
     assert isinstance(parse_scene(MINIMAL), Scene)
+
+
+def test_message_order_is_kept():
+    # The order the reader before the split gave (some keys were always read before others).
+    text = (
+        '[physics]\nfriction = -1\nangular_damping = "atuo"\n[navigation]\ncell = 0\n'
+        'clearance = -2\n[[groups]]\ncount = 1\n[player]\nheading = "x"\ncontrol = "script"\n'
+        "position = [1, 1]\n[[orders]]\ngoal = [1, 1]\ntick = -1\n"
+    )
+    assert errors_of(text, "o.toml") == [
+        'o.toml: physics.angular_damping: must be "auto" or a number >= 0, got "atuo" '
+        '(did you mean "auto"?) (line 3)',
+        "o.toml: physics.friction: must be a number >= 0, got -1 (line 2)",
+        'o.toml: player.script: control = "script" needs a non-empty script (line 9)',
+        'o.toml: player.heading: must be a number, got "x" (line 10)',
+        "o.toml: navigation.clearance: must be a number >= 0, got -2 (line 6)",
+        "o.toml: navigation.cell: must be a number > 0, got 0 (line 5)",
+        "o.toml: orders[0].tick: must be an integer >= 0, got -1 (line 15)",
+        "o.toml: orders[0].select: required: { family = ... }, { ids = [...] } or "
+        "{ rect = [x0, y0, x1, y1] } (line 13)",
+    ]
