@@ -40,8 +40,8 @@ from rigidflock.scene.sections import (
     read_rules,
     read_world,
 )
-from rigidflock.scene.spec_reader import check_keys, read_fields
-from rigidflock.scene.specs import Scene
+from rigidflock.scene.spec_reader import check_keys, read_fields, read_spec
+from rigidflock.scene.specs import RunSpec, Scene
 
 _SYNTAX_POS_RE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _SYNTAX_END_RE = re.compile(r"\s*\(at end of document\)\s*$")
@@ -92,6 +92,7 @@ def _read_tables(ctx: Ctx, data: dict) -> dict:
         geo.spawn_points = [p for g in groups for p in g.spawn.positions]
     parts["orders"] = read_orders(ctx, data, geo, groups)
     parts["events"] = read_events(ctx, data, geo)
+    parts["run"] = read_spec(ctx, data, "run", "", RunSpec)
     return parts
 
 

@@ -252,6 +252,13 @@ class EventSpec:
 
 
 @dataclass(frozen=True)
+class RunSpec:
+    ticks: int = key(
+        1800, ge=1, help="ticks `rigidflock run` and sweeps run when --ticks is not given"
+    )
+
+
+@dataclass(frozen=True)
 class Scene:
     groups: tuple[GroupSpec, ...] = key(
         kind="tables", spec=GroupSpec, required=True, help="groups of AI units (at least one)"
@@ -283,6 +290,7 @@ class Scene:
     events: tuple[EventSpec, ...] = key(
         (), kind="tables", spec=EventSpec, help="things that happen at a tick"
     )
+    run: RunSpec = key(default_factory=RunSpec, help="how long the scene runs")
     source: str = field(default="<scene>", metadata=not_a_key())  # file name used in messages
     text: str = field(default="", metadata=not_a_key())  # the TOML text (replays store it)
     # Non-fatal remarks, same "FILE: FIELD: message" form.

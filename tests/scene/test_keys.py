@@ -48,7 +48,7 @@ def test_reference_covers_every_table():
     tops = [p for p in paths if "." not in p]
     assert tops == list(file_keys(Scene))
     tables = ("world", "physics", "rules", "groups[]", "obstacles[]", "obstacle_field", "player",
-              "walls[]", "buildings[]", "navigation", "orders[]", "events[]")  # fmt: skip
+              "walls[]", "buildings[]", "navigation", "orders[]", "events[]", "run")  # fmt: skip
     for table in tables:
         assert any(p.startswith(table + ".") for p in paths), table
     for path in ("world.dt", "rules.weights.chase", "groups[].spawn.positions",

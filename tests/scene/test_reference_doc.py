@@ -1,0 +1,21 @@
+"""docs/scenes.md is the reference the reader's declarations generate, and it covers every key."""
+
+from rigidflock.scene.keys import reference
+from rigidflock.scene.reference_doc import markdown, text
+from tests.conftest import ROOT
+
+
+def test_docs_scenes_md_is_up_to_date():
+    """Regenerate with: rigidflock check --keys --markdown > docs/scenes.md"""
+    assert (ROOT / "docs" / "scenes.md").read_text() == markdown()
+
+
+def test_every_key_is_in_both_forms():
+    md, plain = markdown(), text()
+    for row in reference():
+        head, _, rest = row.path.partition(".")
+        shown = f"`{rest}`" if rest else f"`{head}`"  # a key in its table's section
+        table = f"[{head.removesuffix('[]')}]"
+        assert shown in md or (not rest and table in md), row.path
+        assert row.path in plain
+    assert "| `ticks` | integer | 1800 | >= 1 |" in md  # [run] ticks: how long a scene runs
