@@ -32,7 +32,7 @@ from rigidflock.model.state import (
     Units,
     headings,
 )
-from rigidflock.model.steering import avoidance, flocking, kernels, pursuit
+from rigidflock.model.steering import avoidance, cells, flocking, kernels, pursuit
 from rigidflock.model.steering.neighbours import VerletPairs, directed, pairs_cells
 from rigidflock.model.steering.view import VIEW_CODES, in_view
 from rigidflock.model.torus import min_image
@@ -237,9 +237,9 @@ class Steerer:
         else:
             ox, oy = centres.min(axis=0)
             ex, ey = np.ptp(centres, axis=0) + 1e-9
-        ncx, ncy = kernels.grid_shape(ex, ey, reach, len(obs))
+        ncx, ncy = cells.grid_shape(ex, ey, reach, len(obs))
         sx, sy = ex / ncx, ey / ncy
-        _, start, items = kernels.bin_points(centres, ox, oy, sx, sy, ncx, ncy)
+        _, start, items = cells.bin_points(centres, ox, oy, sx, sy, ncx, ncy)
         grid = kernels.ObstacleGrid(self._obs, start, items, np.array([ox, oy]),
                                     np.array([sx, sy]), np.array([ncx, ncy], np.int64))  # fmt: skip
         self._grid = (reach, grid)
@@ -254,7 +254,7 @@ class Steerer:
         n_ai = self.units.n_ai
         ci, cj = self.verlet.candidates(pos_ai, search, self.world.box)
         if self._rows_built != self.verlet.builds:
-            self._rows = kernels.Rows(*kernels.to_rows(ci, cj, n_ai))
+            self._rows = kernels.Rows(*cells.to_rows(ci, cj, n_ai))
             self._owner = np.repeat(np.arange(n_ai), np.diff(self._rows.ptr))
             self._flock = np.zeros(len(self._rows.nbr), dtype=np.bool_)
             self._rows_built = self.verlet.builds

@@ -19,16 +19,8 @@ import numba as nb
 import numpy as np
 
 from rigidflock.model.state import ROLE_CHASE, ROLE_INTERCEPT, ROLE_NONE, ROLE_PLAYER
-from rigidflock.model.steering.cells import (  # noqa: F401  (re-exported for callers)
-    bin_points,
-    cell_offsets,
-    cell_pairs,
-    grid_shape,
-    max_displacement2,
-    neighbour_cells,
-    to_rows,
-)
-from rigidflock.model.steering.view import VIEW_CODES, in_narrow_cone, seen  # noqa: F401
+from rigidflock.model.steering.cells import cell_offsets, neighbour_cells
+from rigidflock.model.steering.view import in_narrow_cone, seen
 from rigidflock.model.torus import min_image_2d
 
 # Below this many units the parallel kernels run on one thread: the gain is small there, and on a
