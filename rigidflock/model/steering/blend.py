@@ -218,6 +218,8 @@ class Steerer:
         self._box = kernels.Box(*self._size, self._wrap)
         self._rows = kernels.Rows(np.zeros(1, np.int64), np.zeros(0, np.int64))
         self._flock = np.zeros(0, dtype=np.bool_)
+        self._sums_bundle = None
+        self._unit_cache = None  # (rules, roles, (UnitRules, Weights)) last used
 
     def _obstacle_grid_for(self, reach: float):
         """A static cell grid of obstacle centres with cells at least ``reach`` wide (built once,
@@ -246,8 +248,11 @@ class Steerer:
         return grid
 
     def _sums(self) -> kernels.PairSums:
-        return kernels.PairSums(self._coh, self._ali, self._cnt, self._sep, self._nf,
-                                self._flock, self._gap)  # fmt: skip
+        """The rule sums' buffers (a new bundle only when the flock mask was reallocated)."""
+        if self._sums_bundle is None or self._sums_bundle.flock is not self._flock:
+            self._sums_bundle = kernels.PairSums(self._coh, self._ali, self._cnt, self._sep,
+                                                 self._nf, self._flock, self._gap)  # fmt: skip
+        return self._sums_bundle
 
     def _update_rows(self, pos_ai: np.ndarray, search: float) -> None:
         """Candidate partners per AI unit (rows rebuilt only when the neighbour list was)."""
@@ -268,12 +273,22 @@ class Steerer:
         )  # fmt: skip
         kernels.pair_pass(self._rows, bodies, pair_rules, self._box, self._sums())
 
-    def _unit_rules(self, rules, roles) -> kernels.UnitRules:
-        u = self.units
-        return kernels.UnitRules(
-            u.n_ai, u.has_player, roles, u.length, u.width, rules.feeler_factor,
-            rules.flocking, rules.chase, rules.avoidance, self.world.walls,
+    def _unit_bundles(self, rules, roles) -> tuple[kernels.UnitRules, kernels.Weights]:
+        """The unit pass's rules and weights, made again only when the rules or roles change
+        (saves building them every tick)."""
+        cached = self._unit_cache
+        if cached is not None and cached[0] is rules and cached[1] is roles:
+            return cached[2]
+        u, wt = self.units, rules.weights
+        bundles = (
+            kernels.UnitRules(u.n_ai, u.has_player, roles, u.length, u.width,
+                              rules.feeler_factor, rules.flocking, rules.chase, rules.avoidance,
+                              self.world.walls),
+            kernels.Weights(rules.steering_force, wt.cohesion, wt.alignment, wt.separation,
+                            wt.chase, wt.avoidance),
         )  # fmt: skip
+        self._unit_cache = (rules, roles, bundles)
+        return bundles
 
     def __call__(self, st: State, rules, flock_key=None, role=None) -> Steering:
         """``flock_key`` (N,): who flocks with whom (default: the family); ``role`` (N,): role
@@ -311,13 +326,11 @@ class Steerer:
             gap=self._gap.copy(),
             pair_source=pairs,
         )
-        wt = rules.weights
-        weights = kernels.Weights(rules.steering_force, wt.cohesion, wt.alignment,
-                                  wt.separation, wt.chase, wt.avoidance)  # fmt: skip
+        unit_rules, weights = self._unit_bundles(rules, roles)
         kernels.unit_pass(
-            kernels.Bodies(pos, vel, st.angle), self._sums(), self._unit_rules(rules, roles),
-            weights, grid, self._box, kernels.UnitOut(out.force, out.heading, out.leader,
-            out.feeler_end, out.target, out.felt), self._scratch,
+            kernels.Bodies(pos, vel, st.angle), self._sums(), unit_rules, weights, grid,
+            self._box, kernels.UnitOut(out.force, out.heading, out.leader, out.feeler_end,
+            out.target, out.felt), self._scratch,
         )  # fmt: skip
         t2 = time.perf_counter()
         self.timings["neighbours"] += t1 - t0

@@ -243,19 +243,21 @@ def _turn(ux, uy, hx, hy, lx, ly):
 
 
 @nb.njit(cache=True, inline="always")
-def _heading(vel, angle, u):
-    """Unit u's bow (c, s) and direction of travel (hx, hy), as ``state.headings``."""
-    c, s = math.cos(angle[u]), math.sin(angle[u])
-    speed = math.hypot(vel[u, 0], vel[u, 1])
+def _heading(vx, vy, angle):
+    """A unit's bow (c, s) and direction of travel (hx, hy), as ``state.headings``.
+    (The helpers take numbers, not arrays: an array handed to an inlined helper is reference
+    counted once per unit.)"""
+    c, s = math.cos(angle), math.sin(angle)
+    speed = math.hypot(vx, vy)
     if speed > 1e-6:
-        return c, s, vel[u, 0] / speed, vel[u, 1] / speed
+        return c, s, vx / speed, vy / speed
     return c, s, c, s
 
 
 @nb.njit(cache=True, inline="always")
 def _flocking_force(coh, ali, count, sep, frame, weights):
-    """Cohesion toward the summed offset ``coh`` (2,), alignment with the summed velocity
-    ``ali`` (2,) of ``count`` flockmates, and the separation command ``sep``, blended:
+    """Cohesion toward the summed offset ``coh`` (x, y), alignment with the summed velocity
+    ``ali`` (x, y) of ``count`` flockmates, and the separation command ``sep``, blended:
     S * (w_c * coh + w_a * ali + w_s * sep). ``frame``: (hx, hy, lx, ly); ``weights``:
     (S, w_c, w_a, w_s)."""
     hx, hy, lx, ly = frame
@@ -274,30 +276,34 @@ def _leads(nf, flocking, role):
 
 
 @nb.njit(cache=True, inline="always")
-def _aim(pos, vel, u, p, intercept, torus):
-    """Where unit u steers toward the player p: its offset, or the intercept point relative to
-    u (``pursuit.intercept_point``). ``torus``: (w, h, wrap)."""
-    w, h, wrap = torus
-    ox, oy = min_image_2d(pos[p, 0] - pos[u, 0], pos[p, 1] - pos[u, 1], w, h, wrap)
+def _aim(offset, vel_u, vel_p, intercept):
+    """Where a unit steers toward the player at ``offset`` (x, y) from it: there, or the
+    intercept point relative to the unit (``pursuit.intercept_point``); velocities (x, y)."""
+    ox, oy = offset
     if not intercept:
         return ox, oy
-    vrx = vel[p, 0] - vel[u, 0]
-    vry = vel[p, 1] - vel[u, 1]
+    vrx = vel_p[0] - vel_u[0]
+    vry = vel_p[1] - vel_u[1]
     closing = math.hypot(vrx, vry)
     t = math.hypot(ox, oy) / max(closing, 1e-6) if closing > 1e-6 else 0.0
-    return ox + vel[p, 0] * t, oy + vel[p, 1] * t
+    return ox + vel_p[0] * t, oy + vel_p[1] * t
 
 
 @nb.njit(cache=True, inline="always")
-def _obstacle_feelers(px, py, frame, feeler, clearance, grid, torus, cells):
-    """The feeler of a unit at (px, py) against the obstacles in the cells around it
+def _obstacle_feelers(at, frame, feeler, clearance, obs, start, items, layout, offx, offy, torus,
+                      cells):  # fmt: skip
+    """The feeler of a unit at ``at`` (px, py) against the obstacles in the cells around it
     (``avoidance.obstacle_feelers``).
 
-    ``frame``: (hx, hy, lx, ly); ``grid``: (obs, start, items, ox, oy, sx, sy, ncx, ncy, offx,
-    offy) as :class:`ObstacleGrid` with the cell steps; ``torus``: (w, h, wrap); ``cells``:
-    (9,) scratch. Returns the summed command and the nearest felt obstacle (-1 if none)."""
+    ``frame``: (hx, hy, lx, ly); ``obs``, ``start``, ``items``: as :class:`ObstacleGrid`;
+    ``layout``: (ox, oy, sx, sy, ncx, ncy) its origin, cell size and shape; ``offx``, ``offy``:
+    its cell steps;
+    ``torus``: (w, h, wrap); ``cells``: (9,) scratch. Returns the summed command and the nearest
+    felt obstacle (-1 if none). (Arrays are passed alone, not in tuples: a tuple built per unit
+    would count references to them per unit.)"""
     hx, hy, lx, ly = frame
-    obs, start, items, ox, oy, sx, sy, ncx, ncy, offx, offy = grid
+    px, py = at
+    ox, oy, sx, sy, ncx, ncy = layout
     w, h, wrap = torus
     cx = min(max(int((px - ox) / sx), 0), ncx - 1)
     cy = min(max(int((py - oy) / sy), 0), ncy - 1)
@@ -324,16 +330,16 @@ def _obstacle_feelers(px, py, frame, feeler, clearance, grid, torus, cells):
 
 
 @nb.njit(cache=True, inline="always")
-def _wall_feelers(total, p, frame, feeler, size):
-    """``total`` plus the feeler of a unit at ``p`` (2,) against the four walls of a world of
-    ``size`` (w, h) (``avoidance.wall_feelers``)."""
+def _wall_feelers(total, px, py, frame, feeler, w, h):
+    """``total`` plus the feeler of a unit at (px, py) against the four walls of a ``w`` x ``h``
+    world (``avoidance.wall_feelers``)."""
     hx, hy, lx, ly = frame
     for axis in range(2):
         hv = hx if axis == 0 else hy
         lv = lx if axis == 0 else ly
-        pv = p[axis]
+        pv = px if axis == 0 else py
         for k in range(2):
-            wall = 0.0 if k == 0 else size[axis]
+            wall = 0.0 if k == 0 else (w if axis == 0 else h)
             toward = -1.0 if k == 0 else 1.0
             if hv * toward > 1e-9:
                 t = (wall - pv) / hv
@@ -372,7 +378,7 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
     n = pos.shape[0]
     p = n - 1  # the player's row, when there is one
     for u in nb.prange(n):
-        c, s, hx, hy = _heading(vel, angle, u)
+        c, s, hx, hy = _heading(vel[u, 0], vel[u, 1], angle[u])
         heading[u, 0] = hx
         heading[u, 1] = hy
         lx, ly = -s, c  # the body's port axis
@@ -381,15 +387,17 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
         is_leader = False
         if u < n_ai:
             if flocking:
-                fs = _flocking_force(coh[u], ali[u], cnt[u], sep[u], frame,
-                                     (S, w_coh, w_ali, w_sep))  # fmt: skip
+                fs = _flocking_force((coh[u, 0], coh[u, 1]), (ali[u, 0], ali[u, 1]), cnt[u],
+                                     sep[u], frame, (S, w_coh, w_ali, w_sep))  # fmt: skip
             is_leader = _leads(nf[u], flocking, role[u])
         leader[u] = is_leader
         target[u, 0] = np.nan
         target[u, 1] = np.nan
         steers = role[u] == ROLE_CHASE or role[u] == ROLE_INTERCEPT
         if chase and has_player and is_leader and steers:
-            ax, ay = _aim(pos, vel, u, p, role[u] == ROLE_INTERCEPT, (w, h, wrap))
+            offset = min_image_2d(pos[p, 0] - pos[u, 0], pos[p, 1] - pos[u, 1], w, h, wrap)
+            ax, ay = _aim(offset, (vel[u, 0], vel[u, 1]), (vel[p, 0], vel[p, 1]),
+                          role[u] == ROLE_INTERCEPT)  # fmt: skip
             fs += w_chase * S * _side(ax * lx + ay * ly)
             target[u, 0] = pos[u, 0] + ax
             target[u, 1] = pos[u, 1] + ay
@@ -399,13 +407,13 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
         felt[u] = -1
         if avoidance and u < n_ai:
             clearance = 0.5 * width[u] + 0.5 * length[u]
-            cells = (obs, o_start, o_items, ox, oy, sx, sy, ncx, ncy, offx, offy)
             # scratch[u]: preallocated, no allocation per unit in the loop
             total, nearest = _obstacle_feelers(
-                pos[u, 0], pos[u, 1], frame, feeler, clearance, cells, (w, h, wrap), scratch[u]
-            )
+                (pos[u, 0], pos[u, 1]), frame, feeler, clearance, obs, o_start, o_items,
+                (ox, oy, sx, sy, ncx, ncy), offx, offy, (w, h, wrap), scratch[u],
+            )  # fmt: skip
             felt[u] = nearest
             if walls:
-                total = _wall_feelers(total, pos[u], frame, feeler, (w, h))
+                total = _wall_feelers(total, pos[u, 0], pos[u, 1], frame, feeler, w, h)
             fs += w_avoid * S * total
         force[u] = fs
