@@ -11,7 +11,8 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
-from rigidflock.model.steering.neighbours import min_image, pairs_kdtree
+from rigidflock.model.steering.neighbours import pairs_kdtree
+from rigidflock.model.torus import fold, min_image
 
 
 def polarization(heading: np.ndarray) -> float:
@@ -21,19 +22,12 @@ def polarization(heading: np.ndarray) -> float:
     return float(np.hypot(*heading.mean(axis=0)))
 
 
-def _tree(pos: np.ndarray, box: np.ndarray | None) -> cKDTree:
-    if box is None:
-        return cKDTree(pos)
-    p = np.mod(pos, box)
-    p[p >= box] = 0.0
-    return cKDTree(p, boxsize=box)
-
-
 def nn_distances(pos: np.ndarray, box: np.ndarray | None = None) -> np.ndarray:
     """Distance from each unit to its nearest other unit, (N,); empty when N < 2."""
     if len(pos) < 2:
         return np.zeros(0)
-    dist, _ = _tree(pos, box).query(pos if box is None else np.mod(pos, box), k=2)
+    p = pos if box is None else fold(pos, box)
+    dist, _ = cKDTree(p, boxsize=box).query(p, k=2)
     return dist[:, 1]
 
 

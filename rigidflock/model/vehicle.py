@@ -2,7 +2,9 @@
 
 All inputs are per-unit arrays; all outputs are world-frame force (N, 2) in newtons and torque (N,)
 in newton-metres about the centre of mass, ready for one batch write to pymunk.
-:func:`vehicle_forces` is the numpy definition; :func:`vehicle_forces_into` its compiled twin.
+:func:`_unit_forces` is the one definition of the arithmetic (compiled, per unit):
+:func:`vehicle_forces_into` runs it for the simulation, :func:`vehicle_forces` is its allocating
+numpy-facing form, and :func:`force_vectors` gives the forces one by one for drawing.
 """
 
 from __future__ import annotations
@@ -30,6 +32,52 @@ def auto_angular_damping(mass, thrust, drag_k, length):
     return np.asarray(mass) * cruise_speed(thrust, drag_k) * np.asarray(length) / 2.0
 
 
+@nb.njit(cache=True, inline="always")
+def _unit_forces(angle, vx, vy, omega, throttle, steer, length, thrust, max_steer, drag_k):
+    """The force model for one unit, the one definition of its arithmetic.
+
+    Returns (c, s) the bow direction, fs the bow force clamped to +-max_steer (newtons, + to
+    port), thrust_mag (newtons along the bow), (rx, ry) the drag centre relative to the centre
+    of mass, and (dx, dy) the drag force (newtons) acting there."""
+    c, s = math.cos(angle), math.sin(angle)
+    fs = min(max(steer, -max_steer), max_steer)
+    thrust_mag = thrust * throttle
+    # Velocity of the drag centre r = -a * forward: v + omega x r.
+    arm = DRAG_CENTRE * length
+    rx, ry = -arm * c, -arm * s
+    ux = vx - omega * ry
+    uy = vy + omega * rx
+    k = drag_k * math.hypot(ux, uy)
+    return c, s, fs, thrust_mag, rx, ry, -k * ux, -k * uy
+
+
+@nb.njit(cache=True, parallel=True)
+def vehicle_forces_into(
+    angle,
+    vel,
+    omega,
+    throttle,
+    steer_force,
+    length,
+    thrust,
+    max_steer,
+    drag_k,
+    angular_damping,
+    force,
+    torque,
+):
+    """:func:`vehicle_forces` writing into ``force`` (N, 2) and ``torque`` (N,), unit by unit
+    without temporaries (the simulation's per-tick path)."""
+    for u in nb.prange(angle.shape[0]):
+        c, s, fs, thrust_mag, rx, ry, dx, dy = _unit_forces(
+            angle[u], vel[u, 0], vel[u, 1], omega[u], throttle[u], steer_force[u], length[u],
+            thrust[u], max_steer[u], drag_k[u],
+        )  # fmt: skip
+        force[u, 0] = thrust_mag * c + dx - fs * s
+        force[u, 1] = thrust_mag * s + dy + fs * c
+        torque[u] = (rx * dy - ry * dx) - angular_damping[u] * omega[u] + 0.5 * length[u] * fs
+
+
 def vehicle_forces(
     angle: np.ndarray,
     vel: np.ndarray,
@@ -48,52 +96,48 @@ def vehicle_forces(
     steer_force (N,) newtons, positive to port, clamped here to +-max_steer and applied at the bow
     (+L/2 on the body x axis). Returns force (N, 2) and torque (N,).
     """
-    c, s = np.cos(angle), np.sin(angle)
-    fs = np.clip(steer_force, -max_steer, max_steer)
-    thrust_mag = thrust * throttle
-
-    # Velocity of the drag centre r = -a * forward: v + omega x r.
-    arm = DRAG_CENTRE * length
-    rx, ry = -arm * c, -arm * s
-    ux = vel[:, 0] - omega * ry
-    uy = vel[:, 1] + omega * rx
-    k = drag_k * np.hypot(ux, uy)
-    dx, dy = -k * ux, -k * uy
-
-    force = np.empty((len(angle), 2))
-    force[:, 0] = thrust_mag * c + dx - fs * s
-    force[:, 1] = thrust_mag * s + dy + fs * c
-    torque = (rx * dy - ry * dx) - angular_damping * omega + 0.5 * length * fs
+    args = [np.ascontiguousarray(a, dtype=np.float64) for a in
+            (angle, vel, omega, throttle, steer_force, length, thrust, max_steer, drag_k,
+             angular_damping)]  # fmt: skip
+    force = np.empty((len(args[0]), 2))
+    torque = np.empty(len(args[0]))
+    vehicle_forces_into(*args, force, torque)
     return force, torque
 
 
-@nb.njit(cache=True, parallel=True)
-def vehicle_forces_into(
-    angle,
-    vel,
-    omega,
-    throttle,
-    steer_force,
-    length,
-    thrust,
-    max_steer,
-    drag_k,
-    angular_damping,
-    force,
-    torque,
-):
-    """Compiled :func:`vehicle_forces` writing into ``force`` (N, 2) and ``torque`` (N,): the
-    same arithmetic, unit by unit, without temporaries (the simulation's per-tick path)."""
-    for u in nb.prange(angle.shape[0]):
-        c, s = math.cos(angle[u]), math.sin(angle[u])
-        fs = min(max(steer_force[u], -max_steer[u]), max_steer[u])
-        thrust_mag = thrust[u] * throttle[u]
-        arm = DRAG_CENTRE * length[u]
-        rx, ry = -arm * c, -arm * s
-        ux = vel[u, 0] - omega[u] * ry
-        uy = vel[u, 1] + omega[u] * rx
-        k = drag_k[u] * math.hypot(ux, uy)
-        dx, dy = -k * ux, -k * uy
-        force[u, 0] = thrust_mag * c + dx - fs * s
-        force[u, 1] = thrust_mag * s + dy + fs * c
-        torque[u] = (rx * dy - ry * dx) - angular_damping[u] * omega[u] + 0.5 * length[u] * fs
+@nb.njit(cache=True)
+def _parts_into(angle, vel, omega, throttle, steer_force, length, thrust, max_steer, drag_k, out):
+    """Each force's vector and where it acts, into ``out`` (N, 5, 2): thrust, drag, its
+    anchor (the drag centre), bow force, its anchor (the bow)."""
+    for u in range(angle.shape[0]):
+        c, s, fs, thrust_mag, rx, ry, dx, dy = _unit_forces(
+            angle[u], vel[u, 0], vel[u, 1], omega[u], throttle[u], steer_force[u], length[u],
+            thrust[u], max_steer[u], drag_k[u],
+        )  # fmt: skip
+        out[u, 0, 0], out[u, 0, 1] = thrust_mag * c, thrust_mag * s
+        out[u, 1, 0], out[u, 1, 1] = dx, dy
+        out[u, 2, 0], out[u, 2, 1] = rx, ry
+        out[u, 3, 0], out[u, 3, 1] = -fs * s, fs * c
+        out[u, 4, 0], out[u, 4, 1] = 0.5 * length[u] * c, 0.5 * length[u] * s
+
+
+def force_vectors(angle, vel, omega, throttle, steer_force, units) -> dict:
+    """The forces of :func:`vehicle_forces` one by one, for drawing: name ("thrust", "drag",
+    "bow") -> (anchor offset (N, 2) from the centre of mass, force vector (N, 2) newtons).
+    ``units``: anything with per-unit ``length``, ``thrust``, ``max_steer``, ``drag_k``; the bow
+    force is clamped as the simulation clamps it. Their sum is :func:`vehicle_forces`'s force."""
+    f64 = np.float64
+    n = len(angle)
+    out = np.empty((n, 5, 2))
+    _parts_into(
+        np.ascontiguousarray(angle, f64), np.ascontiguousarray(vel, f64),
+        np.ascontiguousarray(omega, f64), np.ascontiguousarray(throttle, f64),
+        np.ascontiguousarray(steer_force, f64), np.ascontiguousarray(units.length, f64),
+        np.ascontiguousarray(units.thrust, f64), np.ascontiguousarray(units.max_steer, f64),
+        np.ascontiguousarray(units.drag_k, f64), out,
+    )  # fmt: skip
+    return {
+        "thrust": (np.zeros((n, 2)), out[:, 0]),
+        "drag": (out[:, 2], out[:, 1]),
+        "bow": (out[:, 4], out[:, 3]),
+    }

@@ -13,6 +13,7 @@ import numpy as np
 import pymunk
 import pymunk.batch as pb
 
+from rigidflock.model import torus
 from rigidflock.model.contacts import Contacts
 from rigidflock.model.state import State, Units
 from rigidflock.scene import PhysicsSpec
@@ -182,8 +183,7 @@ class World:
         positions just read. Returns True when some unit was moved."""
         if self.bounds != "wrap":
             return False
-        wrapped = np.mod(state.pos, self.size)
-        wrapped[wrapped >= self.size] = 0.0  # np.mod(-tiny, w) == w
+        wrapped = torus.fold(state.pos, self.size)
         if np.array_equal(wrapped, state.pos):
             return False
         state.pos[:] = wrapped

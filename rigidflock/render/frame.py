@@ -20,6 +20,7 @@ import numpy as np
 
 from rigidflock.model import vehicle
 from rigidflock.model.state import ROLE_INTERCEPT
+from rigidflock.model.torus import min_image
 from rigidflock.render import colors as C
 from rigidflock.render.geometry import view_half_angle
 
@@ -107,8 +108,7 @@ def interpolate(prev_pos, prev_angle, pos, angle, alpha: float, box=None):
     a unit that wrapped across the world edge (``box`` = world size) moves the short way."""
     d = pos - prev_pos
     if box is not None:
-        box = np.asarray(box, float)
-        d = d - box * np.round(d / box)
+        d = min_image(d, np.asarray(box, float))
     da = np.remainder(angle - prev_angle + np.pi, 2 * np.pi) - np.pi
     return pos - (1.0 - alpha) * d, angle - (1.0 - alpha) * da
 
@@ -116,21 +116,7 @@ def interpolate(prev_pos, prev_angle, pos, angle, alpha: float, box=None):
 def vehicle_vectors(angle, vel, omega, throttle, bow_force, units) -> dict:
     """The forces of DESIGN.md section 3 for drawing: name -> (anchor offset (N, 2) from the
     centre of mass, force vector (N, 2) newtons). ``bow_force`` is the clamped lateral force."""
-    c, s = np.cos(angle), np.sin(angle)
-    fwd = np.stack([c, s], axis=1)
-    left = np.stack([-s, c], axis=1)
-    L = units.length
-    arm = vehicle.DRAG_CENTRE * L
-    r = -arm[:, None] * fwd
-    u = vel + omega[:, None] * np.stack([-r[:, 1], r[:, 0]], axis=1)
-    drag = -(units.drag_k * np.hypot(u[:, 0], u[:, 1]))[:, None] * u
-    thrust = (units.thrust * throttle)[:, None] * fwd
-    zero = np.zeros_like(fwd)
-    return {
-        "thrust": (zero, thrust),
-        "drag": (r, drag),
-        "bow": (0.5 * L[:, None] * fwd, bow_force[:, None] * left),
-    }
+    return vehicle.force_vectors(angle, vel, omega, throttle, bow_force, units)
 
 
 def walls_array(walls) -> np.ndarray:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+# the sector of the model's field-of-view rule (defined with it), for the view arcs
+from rigidflock.model.steering.view import view_half_angle as view_half_angle
+
 # The hull in the unit's frame, in units of (length, width): a box with a nose (x forward).
 HULL = np.array([[0.5, 0.0], [0.1, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.1, -0.5]], np.float32)
 HULL_FAN = np.array([0, 1, 2, 0, 2, 3, 0, 3, 4])
@@ -173,18 +176,6 @@ def frame_triangles(lo, hi, thickness: float, inside: bool = False) -> np.ndarra
         [x0, x1 + t, x1 + t, x1 + t],
         [y1 + t, y1 + t, y0, y1 + t],
     )
-
-
-def view_half_angle(view: str, back_factor: float, front_factor: float) -> float:
-    """Half-angle of the view sector of DESIGN.md section 4 (radians from the bow).
-
-    wide: everything but a rear cone where abs(s) <= abs(f) * back_factor (half-angle
-    atan(back_factor)); limited: the front half-plane; narrow: abs(s) < f * front_factor."""
-    if view == "wide":
-        return float(np.pi - np.arctan(back_factor))
-    if view == "limited":
-        return float(np.pi / 2)
-    return float(np.arctan(front_factor))
 
 
 def arrows(a, b, head: float, angle: float = 0.45) -> np.ndarray:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rigidflock.model.torus import min_image
 from rigidflock.render import colors as C
 from rigidflock.render import geometry as G
 from rigidflock.render.backend import gl, pyglet
@@ -241,8 +242,7 @@ def link_part(f: Frame) -> tuple:
     i, j = (np.asarray(a)[:MAX_LINKS] for a in f.pairs)
     d = f.pos[j] - f.pos[i]
     if f.bounds == "wrap":
-        box = np.asarray(f.size)
-        d = d - box * np.round(d / box)
+        d = min_image(d, np.asarray(f.size, float))
     col = f.colors[i].copy()
     col[:, 3] = C.LINK_ALPHA
     return (G.segments(f.pos[i], f.pos[i] + d), G.per_vertex(col, 2))

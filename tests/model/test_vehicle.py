@@ -1,5 +1,7 @@
 """The force model of DESIGN.md section 3."""
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from rigidflock.model import vehicle
@@ -56,6 +58,65 @@ def test_angular_damping_opposes_spin():
 def test_auto_angular_damping_is_m_vc_l_over_2():
     kw = vehicle.auto_angular_damping(10.0, 10.0, 0.2, 4.0)
     assert np.isclose(kw, 10.0 * np.sqrt(50.0) * 4.0 / 2)
+
+
+def numpy_oracle(angle, vel, omega, throttle, steer, length, thrust, max_steer, drag_k, kw):
+    """DESIGN.md section 3 written out with numpy, independently of the model's kernel."""
+    c, s = np.cos(angle), np.sin(angle)
+    fs = np.clip(steer, -max_steer, max_steer)
+    arm = vehicle.DRAG_CENTRE * length
+    rx, ry = -arm * c, -arm * s
+    ux, uy = vel[:, 0] - omega * ry, vel[:, 1] + omega * rx
+    k = drag_k * np.hypot(ux, uy)
+    dx, dy = -k * ux, -k * uy
+    force = np.stack([thrust * throttle * c + dx - fs * s, thrust * throttle * s + dy + fs * c], 1)
+    return force, (rx * dy - ry * dx) - kw * omega + 0.5 * length * fs
+
+
+def random_args(n=500, seed=3):
+    rng = np.random.default_rng(seed)
+    return (
+        rng.uniform(-10, 10, n),
+        rng.normal(0, 8, (n, 2)),
+        rng.normal(0, 2, n),
+        rng.uniform(-1, 1, n),
+        rng.normal(0, 60, n),
+        rng.uniform(1, 6, n),
+        rng.uniform(5, 20, n),
+        rng.uniform(10, 50, n),
+        rng.uniform(0.05, 0.5, n),
+        rng.uniform(0, 200, n),
+    )
+
+
+def test_forces_match_the_formulas_written_out():
+    args = random_args()
+    f_ref, t_ref = numpy_oracle(*args)
+    force, torque = vehicle.vehicle_forces(*args)
+    np.testing.assert_allclose(force, f_ref, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(torque, t_ref, rtol=1e-12, atol=1e-12)
+
+
+def test_drawn_forces_are_the_simulation_forces():
+    """render.frame.vehicle_vectors (the force arrows) shows exactly what the simulation applies:
+    the vectors sum to its force bit for bit, and their moments give its torque."""
+    from rigidflock.render.frame import vehicle_vectors
+
+    angle, vel, omega, throttle, steer, length, thrust, max_steer, drag_k, kw = random_args()
+    n = len(angle)
+    force, torque = np.zeros((n, 2)), np.zeros(n)
+    vehicle.vehicle_forces_into(
+        angle, vel, omega, throttle, steer, length, thrust, max_steer, drag_k, kw, force, torque
+    )
+    units = SimpleNamespace(length=length, thrust=thrust, max_steer=max_steer, drag_k=drag_k)
+    drawn = vehicle_vectors(angle, vel, omega, throttle, steer, units)
+    total = drawn["thrust"][1] + drawn["drag"][1] + drawn["bow"][1]
+    np.testing.assert_array_equal(total, force)
+    moment = sum(a[:, 0] * v[:, 1] - a[:, 1] * v[:, 0] for a, v in drawn.values())
+    np.testing.assert_allclose(moment - kw * omega, torque, rtol=1e-9, atol=1e-9)
+    # the bow force is drawn clamped, as applied
+    bow = np.hypot(*drawn["bow"][1].T)
+    np.testing.assert_allclose(bow, np.minimum(np.abs(steer), max_steer), rtol=1e-12)
 
 
 def test_compiled_forces_match_the_numpy_definition():

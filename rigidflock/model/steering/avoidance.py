@@ -12,7 +12,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from rigidflock.model.steering.flocking import side
-from rigidflock.model.steering.neighbours import min_image
+from rigidflock.model.torus import fold, min_image
 
 
 def obstacle_feelers(
@@ -41,9 +41,8 @@ def obstacle_feelers(
         ui, oi = np.divmod(np.arange(n * m), m)
     else:  # candidates within reach only
         if box is not None:
-            p = np.mod(pos, box)
-            p[p >= box] = 0.0
-            tu, to = cKDTree(p, boxsize=box), cKDTree(np.mod(obstacles[:, :2], box), boxsize=box)
+            tu = cKDTree(fold(pos, box), boxsize=box)
+            to = cKDTree(fold(obstacles[:, :2], box), boxsize=box)
         else:
             tu, to = cKDTree(pos), cKDTree(obstacles[:, :2])
         pairs = tu.sparse_distance_matrix(to, reach, output_type="ndarray")

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rigidflock.model import torus
 from rigidflock.model.state import (
     ROLE_CHASE,
     ROLE_INTERCEPT,
@@ -31,8 +32,10 @@ from rigidflock.model.state import (
     Units,
     headings,
 )
-from rigidflock.model.steering import avoidance, flocking, kernels, pursuit
-from rigidflock.model.steering.neighbours import VerletPairs, directed, min_image, pairs_cells
+from rigidflock.model.steering import avoidance, cells, flocking, kernels, pursuit
+from rigidflock.model.steering.neighbours import VerletPairs, directed, pairs_cells
+from rigidflock.model.steering.view import VIEW_CODES, in_view
+from rigidflock.model.torus import min_image
 
 
 @dataclass
@@ -145,9 +148,7 @@ def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
     d = min_image(pos_ai[j] - pos_ai[i], world.box)
     dist = np.hypot(d[:, 0], d[:, 1])
     f, s = flocking.local_offsets(d, st.angle[i])
-    seen = flocking.in_view(
-        f, s, rules.view, rules.back_view_angle_factor, rules.front_view_angle_factor
-    )
+    seen = in_view(f, s, rules.view, rules.back_view_angle_factor, rules.front_view_angle_factor)
     flock = seen & (dist < view_r[i]) & (units.family[i] == units.family[j])
     sep = seen & (dist < sep_r[i])
     hh, ll = h[:n_ai], left[:n_ai]
@@ -214,30 +215,80 @@ class Steerer:
         box = world.box
         self._wrap = box is not None
         self._size = (float(world.size[0]), float(world.size[1]))
+        self._box = kernels.Box(*self._size, self._wrap)
+        self._rows = kernels.Rows(np.zeros(1, np.int64), np.zeros(0, np.int64))
+        self._flock = np.zeros(0, dtype=np.bool_)
+        self._sums_bundle = None
+        self._unit_cache = None  # (rules, roles, (UnitRules, Weights)) last used
 
     def _obstacle_grid_for(self, reach: float):
         """A static cell grid of obstacle centres with cells at least ``reach`` wide (built once,
         again only if the feeler reach grows)."""
         if self._grid is not None and self._grid[0] >= reach:
-            return self._grid
+            return self._grid[1]
         obs = self.world.obstacles
         if len(obs) == 0:
-            grid = (np.zeros(2, np.int64), np.zeros(0, np.int64), np.zeros(2), np.ones(2))
-            self._grid = (np.inf, *grid, np.ones(2, np.int64))
-            return self._grid
+            grid = kernels.ObstacleGrid(self._obs, np.zeros(2, np.int64), np.zeros(0, np.int64),
+                                        np.zeros(2), np.ones(2), np.ones(2, np.int64))  # fmt: skip
+            self._grid = (np.inf, grid)
+            return grid
         centres = np.ascontiguousarray(obs[:, :2])
         if self._wrap:
-            centres = np.mod(centres, self.world.box)
+            centres = torus.fold(centres, self.world.box)
             ox, oy, (ex, ey) = 0.0, 0.0, self._size
         else:
             ox, oy = centres.min(axis=0)
             ex, ey = np.ptp(centres, axis=0) + 1e-9
-        ncx, ncy = kernels._grid_shape(ex, ey, reach, len(obs))
+        ncx, ncy = cells.grid_shape(ex, ey, reach, len(obs))
         sx, sy = ex / ncx, ey / ncy
-        _, start, items = kernels._bin(centres, ox, oy, sx, sy, ncx, ncy)
-        self._grid = (reach, start, items, np.array([ox, oy]), np.array([sx, sy]),
-                      np.array([ncx, ncy], np.int64))  # fmt: skip
-        return self._grid
+        _, start, items = cells.bin_points(centres, ox, oy, sx, sy, ncx, ncy)
+        grid = kernels.ObstacleGrid(self._obs, start, items, np.array([ox, oy]),
+                                    np.array([sx, sy]), np.array([ncx, ncy], np.int64))  # fmt: skip
+        self._grid = (reach, grid)
+        return grid
+
+    def _sums(self) -> kernels.PairSums:
+        """The rule sums' buffers (a new bundle only when the flock mask was reallocated)."""
+        if self._sums_bundle is None or self._sums_bundle.flock is not self._flock:
+            self._sums_bundle = kernels.PairSums(self._coh, self._ali, self._cnt, self._sep,
+                                                 self._nf, self._flock, self._gap)  # fmt: skip
+        return self._sums_bundle
+
+    def _update_rows(self, pos_ai: np.ndarray, search: float) -> None:
+        """Candidate partners per AI unit (rows rebuilt only when the neighbour list was)."""
+        n_ai = self.units.n_ai
+        ci, cj = self.verlet.candidates(pos_ai, search, self.world.box)
+        if self._rows_built != self.verlet.builds:
+            self._rows = kernels.Rows(*cells.to_rows(ci, cj, n_ai))
+            self._owner = np.repeat(np.arange(n_ai), np.diff(self._rows.ptr))
+            self._flock = np.zeros(len(self._rows.nbr), dtype=np.bool_)
+            self._rows_built = self.verlet.builds
+
+    def _pair_pass(self, bodies: kernels.Bodies, rules, family, radii_, search: float) -> None:
+        """The pair pass over the candidate rows: fills the rule sums."""
+        view_r, sep_r, lead_r = radii_
+        pair_rules = kernels.PairRules(
+            family, view_r, sep_r, lead_r, self.units.length, search, VIEW_CODES[rules.view],
+            rules.back_view_angle_factor, rules.front_view_angle_factor,
+        )  # fmt: skip
+        kernels.pair_pass(self._rows, bodies, pair_rules, self._box, self._sums())
+
+    def _unit_bundles(self, rules, roles) -> tuple[kernels.UnitRules, kernels.Weights]:
+        """The unit pass's rules and weights, made again only when the rules or roles change
+        (saves building them every tick)."""
+        cached = self._unit_cache
+        if cached is not None and cached[0] is rules and cached[1] is roles:
+            return cached[2]
+        u, wt = self.units, rules.weights
+        bundles = (
+            kernels.UnitRules(u.n_ai, u.has_player, roles, u.length, u.width,
+                              rules.feeler_factor, rules.flocking, rules.chase, rules.avoidance,
+                              self.world.walls),
+            kernels.Weights(rules.steering_force, wt.cohesion, wt.alignment, wt.separation,
+                            wt.chase, wt.avoidance),
+        )  # fmt: skip
+        self._unit_cache = (rules, roles, bundles)
+        return bundles
 
     def __call__(self, st: State, rules, flock_key=None, role=None) -> Steering:
         """``flock_key`` (N,): who flocks with whom (default: the family); ``role`` (N,): role
@@ -249,32 +300,22 @@ class Steerer:
         n, n_ai = units.n, units.n_ai
         pos = np.ascontiguousarray(st.pos)
         vel = np.ascontiguousarray(st.vel)
-        view_r, sep_r, lead_r = radii(units, rules)
+        radii_ = radii(units, rules)
         pairs = ()
         t0 = time.perf_counter()
         t1 = t0
         if n_ai:
-            search = float(max(view_r.max(), sep_r.max(), lead_r.max()))
-            pos_ai = pos[:n_ai]
-            ci, cj = self.verlet.candidates(pos_ai, search, world.box)
-            if self._rows_built != self.verlet.builds:
-                self._ptr, self._nbr = kernels.to_rows(ci, cj, n_ai)
-                self._owner = np.repeat(np.arange(n_ai), np.diff(self._ptr))
-                self._flock = np.zeros(len(self._nbr), dtype=np.bool_)
-                self._rows_built = self.verlet.builds
+            search = float(max(radii_[0].max(), radii_[1].max(), radii_[2].max()))
+            self._update_rows(pos[:n_ai], search)
             t1 = time.perf_counter()
-            kernels.pair_pass(
-                self._ptr, self._nbr, pos_ai, vel[:n_ai], st.angle, family, view_r, sep_r,
-                lead_r, search, *self._size, self._wrap, kernels.VIEW_CODES[rules.view],
-                rules.back_view_angle_factor, rules.front_view_angle_factor, self._coh,
-                self._ali, self._cnt, self._sep, self._nf, self._flock, units.length, self._gap,
-            )  # fmt: skip
-            pairs = (self._owner, self._nbr, self._flock.copy())
+            bodies_ai = kernels.Bodies(pos[:n_ai], vel[:n_ai], st.angle)
+            self._pair_pass(bodies_ai, rules, family, radii_, search)
+            pairs = (self._owner, self._rows.nbr, self._flock.copy())
         feeler_len = units.length * rules.feeler_factor
         obs = world.obstacles
         reach = float(feeler_len.max() + (obs[:, 2].max() if len(obs) else 0.0)
                       + (units.width / 2 + units.length / 2).max())  # fmt: skip
-        _, o_start, o_items, o_origin, o_cell, o_shape = self._obstacle_grid_for(reach)
+        grid = self._obstacle_grid_for(reach)
         out = Steering(
             force=np.empty(n),
             heading=np.empty((n, 2)),
@@ -285,14 +326,11 @@ class Steerer:
             gap=self._gap.copy(),
             pair_source=pairs,
         )
-        wt = rules.weights
+        unit_rules, weights = self._unit_bundles(rules, roles)
         kernels.unit_pass(
-            pos, vel, st.angle, n_ai, units.has_player, self._coh, self._ali, self._cnt,
-            self._sep, self._nf, roles, units.length, units.width, rules.feeler_factor,
-            rules.steering_force, wt.cohesion, wt.alignment, wt.separation, wt.chase,
-            wt.avoidance, rules.flocking, rules.chase, rules.avoidance, world.walls, *self._size,
-            self._wrap, self._obs, o_start, o_items, o_origin, o_cell, o_shape, out.force,
-            out.heading, out.leader, out.feeler_end, out.target, out.felt, self._scratch,
+            kernels.Bodies(pos, vel, st.angle), self._sums(), unit_rules, weights, grid,
+            self._box, kernels.UnitOut(out.force, out.heading, out.leader, out.feeler_end,
+            out.target, out.felt), self._scratch,
         )  # fmt: skip
         t2 = time.perf_counter()
         self.timings["neighbours"] += t1 - t0

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from rigidflock.model.steering.view import in_view as in_view  # moved; the old name still works
+
 EPS = 1e-9
 
 
@@ -32,23 +34,6 @@ def side(lateral: np.ndarray) -> np.ndarray:
     """side(v): +1 when v lies to port (local y >= 0), -1 to starboard. Dead ahead/astern counts as
     port, so a unit always turns one way instead of not at all."""
     return np.where(lateral >= 0.0, 1.0, -1.0)
-
-
-def in_view(
-    f: np.ndarray, s: np.ndarray, view: str, back_factor: float = 1.0, front_factor: float = 1.0
-) -> np.ndarray:
-    """The field-of-view test of the three visibility models (radius not included).
-
-    wide: f > 0, or f < 0 with |s| > |f| * back_factor (a blind cone astern);
-    limited: f > 0 (the front half-plane); narrow: f > 0 and |s| < f * front_factor (a cone ahead).
-    """
-    if view == "wide":
-        return (f > 0) | ((f < 0) & (np.abs(s) > np.abs(f) * back_factor))
-    if view == "limited":
-        return f > 0
-    if view == "narrow":
-        return (f > 0) & (np.abs(s) < f * front_factor)
-    raise ValueError(f"unknown view {view!r}")
 
 
 def _mean_per_unit(n: int, i: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,23 +1,28 @@
-"""Compiled kernels (numba) for the per-tick hot path.
+"""Compiled kernels (numba) for the per-tick hot path: the pair pass and the unit pass.
 
-The numpy functions in ``neighbours.py``, ``flocking.py``, ``pursuit.py`` and ``avoidance.py`` are
-the reference definitions; these kernels compute the same quantities in one pass over the
-candidate pairs (or unit-obstacle pairs) without numpy temporaries. Tests compare the two. Kernels
-are compiled on first use and cached on disk (``cache=True``), so only the first run on a machine
-pays the compile time.
-
-Minimum image in a wrap-around world is ``d - w * floor(d / w + 0.5)`` here and in
-``neighbours.min_image``, so both paths agree on every pair.
+The numpy functions in ``flocking.py``, ``pursuit.py`` and ``avoidance.py`` are the reference
+definitions; these kernels compute the same quantities in one pass over the candidate pairs (or
+unit-obstacle pairs) without numpy temporaries. Tests compare the two. Arguments come in named
+bundles (``typing.NamedTuple`` s of arrays and scalars, which numba takes apart by attribute);
+the small helpers are inlined into the loops. Kernels are compiled on first use and cached on disk
+(``cache=True``), so only the first run on a machine pays the compile time. Numba's cache watches
+this file only: after editing a helper imported from ``torus``, ``view`` or ``cells``, touch
+this file (or clear ``__pycache__``) so the kernels are compiled again.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 
-VIEW_CODES = {"wide": 0, "limited": 1, "narrow": 2}
+from rigidflock.model.state import ROLE_CHASE, ROLE_INTERCEPT, ROLE_NONE, ROLE_PLAYER
+from rigidflock.model.steering.cells import cell_offsets, neighbour_cells
+from rigidflock.model.steering.view import in_narrow_cone, seen
+from rigidflock.model.torus import min_image_2d
+
 # Below this many units the parallel kernels run on one thread: the gain is small there, and on a
 # machine whose cores are busy with other work a parallel region can wait milliseconds for a
 # thread (measured: aidemo4 at 0.32 ms per tick on one thread, 23 ms on two next to two busy
@@ -32,226 +37,168 @@ def use_threads(n_units: int) -> None:
         nb.set_num_threads(want)
 
 
+class Box(NamedTuple):
+    """The world: its size (w, h) in world units, and whether it wraps around."""
+
+    w: float
+    h: float
+    wrap: bool
+
+
+class Bodies(NamedTuple):
+    """Where the units are: pos (N, 2), vel (N, 2), angle (N,) (the pair pass: AI rows only
+    for pos and vel)."""
+
+    pos: np.ndarray
+    vel: np.ndarray
+    angle: np.ndarray
+
+
+class Rows(NamedTuple):
+    """Candidate partners per unit (from :func:`~.cells.to_rows`): unit a's are
+    ``nbr[ptr[a]:ptr[a + 1]]``."""
+
+    ptr: np.ndarray
+    nbr: np.ndarray
+
+
+class PairRules(NamedTuple):
+    """What the pair pass tests: per-unit family, view, separation and leader-cone radii and
+    length (N,); the search radius; the view code (``view.VIEW_*``) and its angle factors."""
+
+    family: np.ndarray
+    view_r: np.ndarray
+    sep_r: np.ndarray
+    lead_r: np.ndarray
+    length: np.ndarray
+    search_r: float
+    view_code: int
+    back: float
+    front: float
+
+
+class PairSums(NamedTuple):
+    """The pair pass's results per AI unit: coh (N, 2) summed offsets to flockmates, ali (N, 2)
+    their summed velocities, cnt (N,) their number, sep (N,) the summed separation command,
+    nf (N,) units in the narrow cone ahead, flock (2P,) whether ``nbr[k]`` is a flockmate of its
+    row's unit, gap (N,) distance to the nearest unit ahead in the queue corridor (inf if none)."""
+
+    coh: np.ndarray
+    ali: np.ndarray
+    cnt: np.ndarray
+    sep: np.ndarray
+    nf: np.ndarray
+    flock: np.ndarray
+    gap: np.ndarray
+
+
+class Weights(NamedTuple):
+    """The steering force S (newtons) and the rule weights."""
+
+    S: float
+    cohesion: float
+    alignment: float
+    separation: float
+    chase: float
+    avoidance: float
+
+
+class UnitRules(NamedTuple):
+    """What the unit pass needs besides the pair sums: AI unit count, whether the last row is
+    the player, role codes (``state.ROLE_*``), length and width (N,), the feeler factor, and
+    which rules are on (``walls``: the world's bounds are walls)."""
+
+    n_ai: int
+    has_player: bool
+    role: np.ndarray
+    length: np.ndarray
+    width: np.ndarray
+    feeler_factor: float
+    flocking: bool
+    chase: bool
+    avoidance: bool
+    walls: bool
+
+
+class ObstacleGrid(NamedTuple):
+    """Obstacles (M, 3) cx, cy, r, binned by centre (``start``/``items`` from
+    :func:`~.cells.bin_points`) into ``shape`` (2,) cells of size ``cell`` (2,) from ``origin``
+    (2,), each at least the largest feeler reach."""
+
+    obs: np.ndarray
+    start: np.ndarray
+    items: np.ndarray
+    origin: np.ndarray
+    cell: np.ndarray
+    shape: np.ndarray
+
+
+class UnitOut(NamedTuple):
+    """The unit pass's results: force (N,), heading (N, 2), leader (N,), feeler_end (N, 2),
+    target (N, 2) (NaN unless steering toward the player), felt (N,) (nearest felt obstacle or
+    -1)."""
+
+    force: np.ndarray
+    heading: np.ndarray
+    leader: np.ndarray
+    feeler_end: np.ndarray
+    target: np.ndarray
+    felt: np.ndarray
+
+
 @nb.njit(cache=True, inline="always")
-def _fold(d: float, w: float) -> float:
-    return d - w * math.floor(d / w + 0.5)
+def _side(lateral):
+    """+1 to port (lateral >= 0), -1 to starboard, as ``flocking.side``."""
+    return 1.0 if lateral >= 0 else -1.0
 
 
-@nb.njit(cache=True)
-def _grid_shape(extent_x, extent_y, cell, n_items):
-    """Cells per axis, each at least ``cell`` wide, and no more than ~4 per item."""
-    ncx = max(1, int(extent_x / cell))
-    ncy = max(1, int(extent_y / cell))
-    while ncx * ncy > 4 * n_items + 16:
-        ncx = max(1, (ncx + 1) // 2)
-        ncy = max(1, (ncy + 1) // 2)
-    return ncx, ncy
+@nb.njit(cache=True, inline="always")
+def _separation_push(s, sep_r, dist):
+    """One too-close neighbour's separation command, as ``flocking.separation``."""
+    return -_side(s) * sep_r / max(dist, 1e-3)
 
 
-@nb.njit(cache=True)
-def _bin(pos, ox, oy, sx, sy, ncx, ncy):
-    """Counting sort of points into cells: (start (ncx*ncy+1,), items sorted by cell, stable)."""
-    n = pos.shape[0]
-    cell = np.empty(n, np.int64)
-    for k in range(n):
-        cx = min(max(int((pos[k, 0] - ox) / sx), 0), ncx - 1)
-        cy = min(max(int((pos[k, 1] - oy) / sy), 0), ncy - 1)
-        cell[k] = cy * ncx + cx
-    start = np.zeros(ncx * ncy + 1, np.int64)
-    for k in range(n):
-        start[cell[k] + 1] += 1
-    for c in range(ncx * ncy):
-        start[c + 1] += start[c]
-    fill = start[:-1].copy()
-    items = np.empty(n, np.int64)
-    for k in range(n):
-        items[fill[cell[k]]] = k
-        fill[cell[k]] += 1
-    return cell, start, items
+@nb.njit(cache=True, inline="always")
+def _queues_behind(f, abs_s, half_width, vel, b, ca, sa):
+    """Whether partner b is ahead in the queue corridor of a unit with bow (ca, sa) and not
+    oncoming (``flocking.gap_ahead``)."""
+    going_our_way = vel[b, 0] * ca + vel[b, 1] * sa >= 0.0
+    return f > 0 and abs_s < half_width and going_our_way
 
 
-@nb.njit(cache=True)
-def _offsets(nc, wrap):
-    if wrap and nc == 1:
-        return np.array([0])
-    if wrap and nc == 2:
-        return np.array([0, 1])
-    return np.array([-1, 0, 1])
-
-
-@nb.njit(cache=True)
-def _neighbour_cells(cx, cy, ncx, ncy, offx, offy, wrap, out):
-    """The distinct cells around (cx, cy) (itself included) into ``out``; returns how many."""
-    m = 0
-    for oyy in offy:
-        y = cy + oyy
-        if wrap:
-            y %= ncy
-        elif y < 0 or y >= ncy:
-            continue
-        for oxx in offx:
-            x = cx + oxx
-            if wrap:
-                x %= ncx
-            elif x < 0 or x >= ncx:
-                continue
-            out[m] = y * ncx + x
-            m += 1
-    return m
-
-
-@nb.njit(cache=True)
-def cell_pairs(pos, radius, box_w, box_h, wrap):
-    """All pairs i < j with |p_j - p_i| < radius from a uniform cell list, sorted by (i, j).
-
-    pos (N, 2) world units; in a wrap-around world (``wrap``) of size box_w x box_h, positions lie
-    in [0, box) and distances are minimum-image. Returns two int64 arrays (P,).
-    """
-    n = pos.shape[0]
-    if wrap:
-        ox, oy, ex, ey = 0.0, 0.0, box_w, box_h
-    else:
-        ox, oy = pos[:, 0].min(), pos[:, 1].min()
-        ex = pos[:, 0].max() - ox + 1e-9
-        ey = pos[:, 1].max() - oy + 1e-9
-    ncx, ncy = _grid_shape(ex, ey, radius, n)
-    sx, sy = ex / ncx, ey / ncy
-    cell, start, items = _bin(pos, ox, oy, sx, sy, ncx, ncy)
-    offx, offy = _offsets(ncx, wrap), _offsets(ncy, wrap)
-    # positions in cell order, for memory locality in the scan
-    sp = np.empty((n, 2))
-    for q in range(n):
-        sp[q, 0] = pos[items[q], 0]
-        sp[q, 1] = pos[items[q], 1]
-    r2 = radius * radius
-    cells = np.empty(9, np.int64)
-    cap = max(16, 8 * n)
-    out_i = np.empty(cap, np.int64)
-    out_j = np.empty(cap, np.int64)
-    total = 0
-    for i in range(n):
-        px, py = pos[i, 0], pos[i, 1]
-        nc = _neighbour_cells(cell[i] % ncx, cell[i] // ncx, ncx, ncy, offx, offy, wrap, cells)
-        first = total
-        for k in range(nc):
-            c = cells[k]
-            for q in range(start[c], start[c + 1]):
-                j = items[q]
-                if j <= i:
-                    continue
-                dx = sp[q, 0] - px
-                dy = sp[q, 1] - py
-                if wrap:
-                    dx = _fold(dx, box_w)
-                    dy = _fold(dy, box_h)
-                if dx * dx + dy * dy < r2:
-                    if total == cap:
-                        cap *= 2
-                        grown_i = np.empty(cap, np.int64)
-                        grown_j = np.empty(cap, np.int64)
-                        grown_i[:total] = out_i[:total]
-                        grown_j[:total] = out_j[:total]
-                        out_i, out_j = grown_i, grown_j
-                    # insertion sort keeps this unit's partners ascending
-                    m = total
-                    while m > first and out_j[m - 1] > j:
-                        out_j[m] = out_j[m - 1]
-                        m -= 1
-                    out_j[m] = j
-                    out_i[total] = i
-                    total += 1
-    return out_i[:total].copy(), out_j[:total].copy()
-
-
-@nb.njit(cache=True)
-def max_displacement2(pos, ref, box_w, box_h, wrap):
-    """Largest squared distance any unit moved from ``ref`` (minimum image when wrapping)."""
-    worst = 0.0
-    for k in range(pos.shape[0]):
-        dx = pos[k, 0] - ref[k, 0]
-        dy = pos[k, 1] - ref[k, 1]
-        if wrap:
-            dx = _fold(dx, box_w)
-            dy = _fold(dy, box_h)
-        worst = max(worst, dx * dx + dy * dy)
-    return worst
-
-
-@nb.njit(cache=True)
-def to_rows(pi, pj, n):
-    """Candidate pairs (i < j, sorted) as per-unit rows: unit a's partners are
-    ``nbr[ptr[a]:ptr[a + 1]]``, ascending. Returns ptr (n + 1,), nbr (2P,)."""
-    ptr = np.zeros(n + 1, np.int64)
-    for k in range(pi.shape[0]):
-        ptr[pi[k] + 1] += 1
-        ptr[pj[k] + 1] += 1
-    for a in range(n):
-        ptr[a + 1] += ptr[a]
-    fill = ptr[:-1].copy()
-    nbr = np.empty(2 * pi.shape[0], np.int64)
-    # partners below a arrive first (in order of i), then those above (in order of j)
-    for k in range(pi.shape[0]):
-        b = pj[k]
-        nbr[fill[b]] = pi[k]
-        fill[b] += 1
-    for k in range(pi.shape[0]):
-        a = pi[k]
-        nbr[fill[a]] = pj[k]
-        fill[a] += 1
-    return ptr, nbr
+# Why the kernels unpack their bundles before the parallel loop, and each output array with a
+# plain ``x = bundle.x``: numba's parfor pass drops stores to arrays it cannot trace back to an
+# argument (numba issue #5872), which is the case for stores made through a tuple inside a prange
+# body and for arrays unpacked through a temporary tuple (``a, b, c, d = t.a, t.b, ...``).
 
 
 @nb.njit(cache=True, parallel=True)
-def pair_pass(
-    ptr,
-    nbr,
-    pos,
-    vel,
-    angle,
-    family,
-    view_r,
-    sep_r,
-    lead_r,
-    search_r,
-    box_w,
-    box_h,
-    wrap,
-    view_code,
-    back,
-    front,
-    coh,
-    ali,
-    cnt,
-    sep,
-    nf,
-    flock,
-    length,
-    gap,
-):
-    """Each unit a against its candidate partners b (rows from :func:`to_rows`): partners closer
-    than ``search_r`` feed a's rule sums, as the numpy rules define them. Units run in parallel;
-    each sums its own row in a fixed order, so results do not depend on the threads.
-
-    coh (N, 2): sum of offsets to flockmates; ali (N, 2): sum of their velocities; cnt (N,) their
-    number; sep (N,): summed separation command; nf (N,): units in the narrow cone ahead;
-    flock (2P,): whether nbr[k] is in its row unit's flocking set; gap (N,): distance to the
-    nearest unit ahead in a corridor one length (``length`` (N,)) to either side that is not
-    coming toward us, inf if none.
-    """
-    r2 = search_r * search_r
+def pair_pass(rows, bodies, rules, box, out):
+    """Each unit a against its candidate partners b (:class:`Rows`): partners closer than
+    ``rules.search_r`` feed a's rule sums (:class:`PairSums`, written to ``out``), as the numpy
+    rules define them. Units run in parallel; each sums its own row in a fixed order, so
+    results do not depend on the threads."""
+    ptr, nbr, pos, vel, angle = rows.ptr, rows.nbr, bodies.pos, bodies.vel, bodies.angle
+    family, view_r, sep_r, lead_r = rules.family, rules.view_r, rules.sep_r, rules.lead_r
+    length, view, back, front = rules.length, rules.view_code, rules.back, rules.front
+    w, h, wrap = box.w, box.h, box.wrap
+    coh = out.coh  # outputs: one plain assignment each (see above)
+    ali = out.ali
+    cnt = out.cnt
+    sep = out.sep
+    nf = out.nf
+    flock = out.flock
+    gap = out.gap
+    r2 = rules.search_r * rules.search_r
     for a in nb.prange(ptr.shape[0] - 1):
-        cx = cy = ax_ = ay_ = sp = 0.0
+        cx = cy = ax = ay = sp = 0.0
         nc = nfa = 0
         gap_a = np.inf
         ca, sa = math.cos(angle[a]), math.sin(angle[a])
         for k in range(ptr[a], ptr[a + 1]):
             b = nbr[k]
             flock[k] = False
-            ex = pos[b, 0] - pos[a, 0]
-            ey = pos[b, 1] - pos[a, 1]
-            if wrap:
-                ex = _fold(ex, box_w)
-                ey = _fold(ey, box_h)
+            ex, ey = min_image_2d(pos[b, 0] - pos[a, 0], pos[b, 1] - pos[a, 1], w, h, wrap)
             d2 = ex * ex + ey * ey
             if d2 >= r2:
                 continue
@@ -259,32 +206,24 @@ def pair_pass(
             f = ex * ca + ey * sa
             s = -ex * sa + ey * ca
             abs_s = abs(s)
-            if view_code == 0:
-                seen = f > 0 or (f < 0 and abs_s > abs(f) * back)
-            elif view_code == 1:
-                seen = f > 0
-            else:
-                seen = f > 0 and abs_s < f * front
-            if seen:
-                if dist < view_r[a] and family[a] == family[b]:
+            if seen(f, abs_s, view, back, front):
+                if dist < view_r[a] and family[a] == family[b]:  # a flockmate
                     cx += ex
                     cy += ey
-                    ax_ += vel[b, 0]
-                    ay_ += vel[b, 1]
+                    ax += vel[b, 0]
+                    ay += vel[b, 1]
                     nc += 1
                     flock[k] = True
                 if dist < sep_r[a]:
-                    side = 1.0 if s >= 0 else -1.0
-                    sp += -side * sep_r[a] / max(dist, 1e-3)
-            if f > 0 and abs_s < f * front and dist <= lead_r[a]:
+                    sp += _separation_push(s, sep_r[a], dist)
+            if in_narrow_cone(f, abs_s, front) and dist <= lead_r[a]:
                 nfa += 1
-            going_our_way = vel[b, 0] * ca + vel[b, 1] * sa >= 0.0  # not oncoming
-            if f > 0 and abs_s < length[a] and dist < gap_a and going_our_way:
+            if _queues_behind(f, abs_s, length[a], vel, b, ca, sa) and dist < gap_a:
                 gap_a = dist
         coh[a, 0] = cx
         coh[a, 1] = cy
-        ali[a, 0] = ax_
-        ali[a, 1] = ay_
+        ali[a, 0] = ax
+        ali[a, 1] = ay
         cnt[a] = nc
         sep[a] = sp
         nf[a] = nfa
@@ -300,105 +239,166 @@ def _turn(ux, uy, hx, hy, lx, ly):
     ux /= norm
     uy /= norm
     cos = min(max(hx * ux + hy * uy, -1.0), 1.0)
-    side = 1.0 if lx * ux + ly * uy >= 0 else -1.0
-    return side * math.acos(cos) / math.pi
+    return _side(lx * ux + ly * uy) * math.acos(cos) / math.pi
+
+
+@nb.njit(cache=True, inline="always")
+def _heading(vx, vy, angle):
+    """A unit's bow (c, s) and direction of travel (hx, hy), as ``state.headings``.
+    (The helpers take numbers, not arrays: an array handed to an inlined helper is reference
+    counted once per unit.)"""
+    c, s = math.cos(angle), math.sin(angle)
+    speed = math.hypot(vx, vy)
+    if speed > 1e-6:
+        return c, s, vx / speed, vy / speed
+    return c, s, c, s
+
+
+@nb.njit(cache=True, inline="always")
+def _flocking_force(coh, ali, count, sep, frame, weights):
+    """Cohesion toward the summed offset ``coh`` (x, y), alignment with the summed velocity
+    ``ali`` (x, y) of ``count`` flockmates, and the separation command ``sep``, blended:
+    S * (w_c * coh + w_a * ali + w_s * sep). ``frame``: (hx, hy, lx, ly); ``weights``:
+    (S, w_c, w_a, w_s)."""
+    hx, hy, lx, ly = frame
+    S, w_coh, w_ali, w_sep = weights
+    coh_t = ali_t = 0.0
+    if count > 0:
+        coh_t = _turn(coh[0], coh[1], hx, hy, lx, ly)
+        ali_t = _turn(ali[0], ali[1], hx, hy, lx, ly)
+    return S * (w_coh * coh_t + w_ali * ali_t + w_sep * sep)
+
+
+@nb.njit(cache=True, inline="always")
+def _leads(nf, flocking, role):
+    """Nobody in the narrow cone ahead (everybody, with flocking off), and a leading role."""
+    return (nf == 0 or not flocking) and role != ROLE_NONE and role != ROLE_PLAYER
+
+
+@nb.njit(cache=True, inline="always")
+def _aim(offset, vel_u, vel_p, intercept):
+    """Where a unit steers toward the player at ``offset`` (x, y) from it: there, or the
+    intercept point relative to the unit (``pursuit.intercept_point``); velocities (x, y)."""
+    ox, oy = offset
+    if not intercept:
+        return ox, oy
+    vrx = vel_p[0] - vel_u[0]
+    vry = vel_p[1] - vel_u[1]
+    closing = math.hypot(vrx, vry)
+    t = math.hypot(ox, oy) / max(closing, 1e-6) if closing > 1e-6 else 0.0
+    return ox + vel_p[0] * t, oy + vel_p[1] * t
+
+
+@nb.njit(cache=True, inline="always")
+def _obstacle_feelers(at, frame, feeler, clearance, obs, start, items, layout, offx, offy, torus,
+                      cells):  # fmt: skip
+    """The feeler of a unit at ``at`` (px, py) against the obstacles in the cells around it
+    (``avoidance.obstacle_feelers``).
+
+    ``frame``: (hx, hy, lx, ly); ``obs``, ``start``, ``items``: as :class:`ObstacleGrid`;
+    ``layout``: (ox, oy, sx, sy, ncx, ncy) its origin, cell size and shape; ``offx``, ``offy``:
+    its cell steps;
+    ``torus``: (w, h, wrap); ``cells``: (9,) scratch. Returns the summed command and the nearest
+    felt obstacle (-1 if none). (Arrays are passed alone, not in tuples: a tuple built per unit
+    would count references to them per unit.)"""
+    hx, hy, lx, ly = frame
+    px, py = at
+    ox, oy, sx, sy, ncx, ncy = layout
+    w, h, wrap = torus
+    cx = min(max(int((px - ox) / sx), 0), ncx - 1)
+    cy = min(max(int((py - oy) / sy), 0), ncy - 1)
+    nc = neighbour_cells(cx, cy, ncx, ncy, offx, offy, wrap, cells)
+    total = 0.0
+    best = np.inf
+    felt = -1
+    for k in range(nc):
+        cell = cells[k]
+        for q in range(start[cell], start[cell + 1]):
+            o = items[q]
+            ax, ay = min_image_2d(obs[o, 0] - px, obs[o, 1] - py, w, h, wrap)
+            ahead = ax * hx + ay * hy
+            if ahead <= 0 or ahead >= feeler:
+                continue
+            if abs(ax * hy - ay * hx) >= obs[o, 2] + clearance:
+                continue
+            dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
+            total += -_side(ax * lx + ay * ly) * feeler / dist
+            if dist < best:
+                best = dist
+                felt = o
+    return total, felt
+
+
+@nb.njit(cache=True, inline="always")
+def _wall_feelers(total, px, py, frame, feeler, w, h):
+    """``total`` plus the feeler of a unit at (px, py) against the four walls of a ``w`` x ``h``
+    world (``avoidance.wall_feelers``)."""
+    hx, hy, lx, ly = frame
+    for axis in range(2):
+        hv = hx if axis == 0 else hy
+        lv = lx if axis == 0 else ly
+        pv = px if axis == 0 else py
+        for k in range(2):
+            wall = 0.0 if k == 0 else (w if axis == 0 else h)
+            toward = -1.0 if k == 0 else 1.0
+            if hv * toward > 1e-9:
+                t = (wall - pv) / hv
+                if t < feeler:
+                    total += -_side(toward * lv) * feeler / max(t, 1e-6)
+    return total
 
 
 @nb.njit(cache=True, parallel=True)
-def unit_pass(
-    pos,
-    vel,
-    angle,
-    n_ai,
-    has_player,
-    coh,
-    ali,
-    cnt,
-    sep,
-    nf,
-    role,
-    length,
-    width,
-    feeler_factor,
-    S,
-    w_coh,
-    w_ali,
-    w_sep,
-    w_chase,
-    w_avoid,
-    flocking,
-    chase,
-    avoidance,
-    walls,
-    size_w,
-    size_h,
-    wrap,
-    obs,
-    o_start,
-    o_items,
-    o_origin,
-    o_cell,
-    o_shape,
-    force,
-    heading,
-    leader,
-    feeler_end,
-    target,
-    felt,
-    scratch,
-):
-    """Per unit: heading, blended flocking terms, leader flag, chase/intercept, feelers against
-    obstacles (found through a static cell grid of their centres: ``o_start``/``o_items`` from
-    :func:`_bin`, cells ``o_cell`` wide from ``o_origin``, ``o_shape`` cells, each at least the
-    largest feeler reach) and walls.
+def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
+    """Per unit: heading, blended flocking terms (``sums`` from :func:`pair_pass`), leader
+    flag, chase/intercept, feelers against obstacles (through ``grid``) and walls; results into
+    ``out`` (:class:`UnitOut`). ``scratch``: (N, 9) int64 work space.
 
-    Mirrors ``blend._finish`` and ``avoidance`` (the numpy definitions). Role codes as in
-    ``state``: 0 none, 1 chase, 2 intercept, 3 player. Writes force (N,), heading (N, 2),
-    leader (N,), feeler_end (N, 2), target (N, 2) (NaN unless steering toward the player) and
-    felt (N,), the nearest felt obstacle or -1. ``scratch``: (N, 9) int64 work space.
-    """
+    Mirrors ``blend._finish`` and ``avoidance`` (the numpy definitions)."""
+    pos, vel, angle = bodies.pos, bodies.vel, bodies.angle
+    coh, ali, cnt, sep, nf = sums.coh, sums.ali, sums.cnt, sums.sep, sums.nf
+    n_ai, has_player, role, length, width = (
+        rules.n_ai, rules.has_player, rules.role, rules.length, rules.width
+    )  # fmt: skip
+    feeler_factor, flocking, chase, avoidance, walls = (
+        rules.feeler_factor, rules.flocking, rules.chase, rules.avoidance, rules.walls
+    )  # fmt: skip
+    S, w_coh, w_ali, w_sep, w_chase, w_avoid = weights
+    obs, o_start, o_items = grid.obs, grid.start, grid.items
+    ox, oy, sx, sy = grid.origin[0], grid.origin[1], grid.cell[0], grid.cell[1]
+    ncx, ncy = grid.shape[0], grid.shape[1]
+    w, h, wrap = box.w, box.h, box.wrap
+    offx, offy = cell_offsets(ncx, wrap), cell_offsets(ncy, wrap)
+    force = out.force  # outputs: one plain assignment each (see above)
+    heading = out.heading
+    leader = out.leader
+    feeler_end = out.feeler_end
+    target = out.target
+    felt = out.felt
     n = pos.shape[0]
-    p = n - 1
-    ncx, ncy = o_shape[0], o_shape[1]
-    offx, offy = _offsets(ncx, wrap), _offsets(ncy, wrap)
+    p = n - 1  # the player's row, when there is one
     for u in nb.prange(n):
-        c, s = math.cos(angle[u]), math.sin(angle[u])
-        speed = math.hypot(vel[u, 0], vel[u, 1])
-        if speed > 1e-6:
-            hx, hy = vel[u, 0] / speed, vel[u, 1] / speed
-        else:
-            hx, hy = c, s
+        c, s, hx, hy = _heading(vel[u, 0], vel[u, 1], angle[u])
         heading[u, 0] = hx
         heading[u, 1] = hy
-        lx, ly = -s, c
+        lx, ly = -s, c  # the body's port axis
+        frame = (hx, hy, lx, ly)
         fs = 0.0
         is_leader = False
         if u < n_ai:
             if flocking:
-                coh_t = ali_t = 0.0
-                if cnt[u] > 0:
-                    coh_t = _turn(coh[u, 0], coh[u, 1], hx, hy, lx, ly)
-                    ali_t = _turn(ali[u, 0], ali[u, 1], hx, hy, lx, ly)
-                fs = S * (w_coh * coh_t + w_ali * ali_t + w_sep * sep[u])
-            is_leader = (nf[u] == 0 or not flocking) and role[u] != 0 and role[u] != 3
+                fs = _flocking_force((coh[u, 0], coh[u, 1]), (ali[u, 0], ali[u, 1]), cnt[u],
+                                     sep[u], frame, (S, w_coh, w_ali, w_sep))  # fmt: skip
+            is_leader = _leads(nf[u], flocking, role[u])
         leader[u] = is_leader
         target[u, 0] = np.nan
         target[u, 1] = np.nan
-        if chase and has_player and is_leader and (role[u] == 1 or role[u] == 2):
-            ox = pos[p, 0] - pos[u, 0]
-            oy = pos[p, 1] - pos[u, 1]
-            if wrap:
-                ox = _fold(ox, size_w)
-                oy = _fold(oy, size_h)
-            ax, ay = ox, oy
-            if role[u] == 2:
-                vrx = vel[p, 0] - vel[u, 0]
-                vry = vel[p, 1] - vel[u, 1]
-                closing = math.hypot(vrx, vry)
-                t = math.hypot(ox, oy) / max(closing, 1e-6) if closing > 1e-6 else 0.0
-                ax = ox + vel[p, 0] * t
-                ay = oy + vel[p, 1] * t
-            fs += w_chase * S * (1.0 if ax * lx + ay * ly >= 0 else -1.0)
+        steers = role[u] == ROLE_CHASE or role[u] == ROLE_INTERCEPT
+        if chase and has_player and is_leader and steers:
+            offset = min_image_2d(pos[p, 0] - pos[u, 0], pos[p, 1] - pos[u, 1], w, h, wrap)
+            ax, ay = _aim(offset, (vel[u, 0], vel[u, 1]), (vel[p, 0], vel[p, 1]),
+                          role[u] == ROLE_INTERCEPT)  # fmt: skip
+            fs += w_chase * S * _side(ax * lx + ay * ly)
             target[u, 0] = pos[u, 0] + ax
             target[u, 1] = pos[u, 1] + ay
         feeler = length[u] * feeler_factor
@@ -406,44 +406,14 @@ def unit_pass(
         feeler_end[u, 1] = pos[u, 1] + hy * feeler
         felt[u] = -1
         if avoidance and u < n_ai:
-            total = 0.0
-            best = np.inf
             clearance = 0.5 * width[u] + 0.5 * length[u]
-            cx = min(max(int((pos[u, 0] - o_origin[0]) / o_cell[0]), 0), ncx - 1)
-            cy = min(max(int((pos[u, 1] - o_origin[1]) / o_cell[1]), 0), ncy - 1)
-            cells = scratch[u]  # preallocated: no allocation per unit in the loop
-            nc = _neighbour_cells(cx, cy, ncx, ncy, offx, offy, wrap, cells)
-            for k in range(nc):
-                cell = cells[k]
-                for q in range(o_start[cell], o_start[cell + 1]):
-                    o = o_items[q]
-                    ax = obs[o, 0] - pos[u, 0]
-                    ay = obs[o, 1] - pos[u, 1]
-                    if wrap:
-                        ax = _fold(ax, size_w)
-                        ay = _fold(ay, size_h)
-                    ahead = ax * hx + ay * hy
-                    if ahead <= 0 or ahead >= feeler:
-                        continue
-                    if abs(ax * hy - ay * hx) >= obs[o, 2] + clearance:
-                        continue
-                    dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
-                    total += -(1.0 if ax * lx + ay * ly >= 0 else -1.0) * feeler / dist
-                    if dist < best:
-                        best = dist
-                        felt[u] = o
+            # scratch[u]: preallocated, no allocation per unit in the loop
+            total, nearest = _obstacle_feelers(
+                (pos[u, 0], pos[u, 1]), frame, feeler, clearance, obs, o_start, o_items,
+                (ox, oy, sx, sy, ncx, ncy), offx, offy, (w, h, wrap), scratch[u],
+            )  # fmt: skip
+            felt[u] = nearest
             if walls:
-                for axis in range(2):
-                    hv = hx if axis == 0 else hy
-                    lv = lx if axis == 0 else ly
-                    pv = pos[u, axis]
-                    for k in range(2):
-                        wall = 0.0 if k == 0 else (size_w if axis == 0 else size_h)
-                        toward = -1.0 if k == 0 else 1.0
-                        if hv * toward > 1e-9:
-                            t = (wall - pv) / hv
-                            if t < feeler:
-                                side = 1.0 if toward * lv >= 0 else -1.0
-                                total += -side * feeler / max(t, 1e-6)
+                total = _wall_feelers(total, pos[u, 0], pos[u, 1], frame, feeler, w, h)
             fs += w_avoid * S * total
         force[u] = fs

@@ -13,14 +13,18 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
+from rigidflock.model.torus import fold, min_image
+
+__all__ = [
+    "VerletPairs",
+    "directed",
+    "min_image",  # the torus definition, re-exported for older imports
+    "pairs_brute",
+    "pairs_cells",
+    "pairs_kdtree",
+]
+
 _EMPTY = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
-
-
-def min_image(d: np.ndarray, box: np.ndarray | None) -> np.ndarray:
-    """Offsets ``d`` (..., 2) folded to the nearest periodic image in a wrap-around ``box``."""
-    if box is None:
-        return d
-    return d - box * np.floor(d / box + 0.5)
 
 
 def _sorted(i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -52,9 +56,7 @@ def pairs_kdtree(
         # Past half the diagonal every minimum-image distance is in range: all pairs.
         if radius > 0.5 * float(np.hypot(*box)):
             return pairs_brute(pos, radius, box)
-        p = np.mod(pos, box)
-        p[p >= box] = 0.0  # np.mod can return box itself for tiny negative inputs
-        tree = cKDTree(p, boxsize=box)
+        tree = cKDTree(fold(pos, box), boxsize=box)
     else:
         tree = cKDTree(pos)
     # query_pairs uses <= r; the contract is strict, so filter the boundary out.
@@ -76,7 +78,7 @@ def pairs_cells(
     pos: np.ndarray, radius: float, box: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Same result as :func:`pairs_brute`, from a uniform grid of cells at least ``radius`` wide."""
-    from rigidflock.model.steering.kernels import cell_pairs
+    from rigidflock.model.steering.cells import cell_pairs
 
     if len(pos) < 2:
         return _EMPTY
@@ -84,9 +86,7 @@ def pairs_cells(
     if box is None:
         i, j = cell_pairs(p, float(radius), 0.0, 0.0, False)
     else:
-        p = np.mod(p, box)
-        p[p >= box] = 0.0
-        i, j = cell_pairs(p, float(radius), float(box[0]), float(box[1]), True)
+        i, j = cell_pairs(fold(p, box), float(radius), float(box[0]), float(box[1]), True)
     return i.astype(np.intp), j.astype(np.intp)
 
 
@@ -108,7 +108,7 @@ class VerletPairs:
 
     def candidates(self, pos: np.ndarray, radius: float, box: np.ndarray | None):
         """Sorted candidate pairs (i < j) for positions ``pos`` (N, 2) and search ``radius``."""
-        from rigidflock.model.steering.kernels import max_displacement2
+        from rigidflock.model.steering.cells import max_displacement2
 
         stale = (
             self._ref is None

@@ -1,0 +1,172 @@
+"""Uniform cell grids (numba): binning points into cells, walking a cell's neighbours, and the
+pair search and neighbour-list helpers built on them.
+
+A grid covers an extent with ``ncx`` x ``ncy`` cells of size (sx, sy) from an origin (ox, oy);
+cell (cx, cy) has the flat index ``cy * ncx + cx``. In a wrap-around world the grid covers the
+world and its neighbour walk wraps too.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from rigidflock.model.torus import min_image_2d
+
+
+@nb.njit(cache=True)
+def grid_shape(extent_x, extent_y, cell, n_items):
+    """Cells per axis, each at least ``cell`` wide, and no more than ~4 per item."""
+    ncx = max(1, int(extent_x / cell))
+    ncy = max(1, int(extent_y / cell))
+    while ncx * ncy > 4 * n_items + 16:
+        ncx = max(1, (ncx + 1) // 2)
+        ncy = max(1, (ncy + 1) // 2)
+    return ncx, ncy
+
+
+@nb.njit(cache=True)
+def bin_points(pos, ox, oy, sx, sy, ncx, ncy):
+    """Counting sort of points into cells: (start (ncx*ncy+1,), items sorted by cell, stable)."""
+    n = pos.shape[0]
+    cell = np.empty(n, np.int64)
+    for k in range(n):
+        cx = min(max(int((pos[k, 0] - ox) / sx), 0), ncx - 1)
+        cy = min(max(int((pos[k, 1] - oy) / sy), 0), ncy - 1)
+        cell[k] = cy * ncx + cx
+    start = np.zeros(ncx * ncy + 1, np.int64)
+    for k in range(n):
+        start[cell[k] + 1] += 1
+    for c in range(ncx * ncy):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    items = np.empty(n, np.int64)
+    for k in range(n):
+        items[fill[cell[k]]] = k
+        fill[cell[k]] += 1
+    return cell, start, items
+
+
+@nb.njit(cache=True)
+def cell_offsets(nc, wrap):
+    """Cell steps to visit along an axis of ``nc`` cells: -1, 0, +1, or in a wrapped axis of
+    one or two cells each cell once (a wrapped step would visit it twice)."""
+    if wrap and nc == 1:
+        return np.array([0])
+    if wrap and nc == 2:
+        return np.array([0, 1])
+    return np.array([-1, 0, 1])
+
+
+@nb.njit(cache=True)
+def neighbour_cells(cx, cy, ncx, ncy, offx, offy, wrap, out):
+    """The distinct cells around (cx, cy) (itself included) into ``out``; returns how many."""
+    m = 0
+    for oyy in offy:
+        y = cy + oyy
+        if wrap:
+            y %= ncy
+        elif y < 0 or y >= ncy:
+            continue
+        for oxx in offx:
+            x = cx + oxx
+            if wrap:
+                x %= ncx
+            elif x < 0 or x >= ncx:
+                continue
+            out[m] = y * ncx + x
+            m += 1
+    return m
+
+
+@nb.njit(cache=True)
+def cell_pairs(pos, radius, box_w, box_h, wrap):
+    """All pairs i < j with |p_j - p_i| < radius from a uniform cell list, sorted by (i, j).
+
+    pos (N, 2) world units; in a wrap-around world (``wrap``) of size box_w x box_h, positions lie
+    in [0, box) and distances are minimum-image. Returns two int64 arrays (P,).
+    """
+    n = pos.shape[0]
+    if wrap:
+        ox, oy, ex, ey = 0.0, 0.0, box_w, box_h
+    else:
+        ox, oy = pos[:, 0].min(), pos[:, 1].min()
+        ex = pos[:, 0].max() - ox + 1e-9
+        ey = pos[:, 1].max() - oy + 1e-9
+    ncx, ncy = grid_shape(ex, ey, radius, n)
+    sx, sy = ex / ncx, ey / ncy
+    cell, start, items = bin_points(pos, ox, oy, sx, sy, ncx, ncy)
+    offx, offy = cell_offsets(ncx, wrap), cell_offsets(ncy, wrap)
+    # positions in cell order, for memory locality in the scan
+    sp = np.empty((n, 2))
+    for q in range(n):
+        sp[q, 0] = pos[items[q], 0]
+        sp[q, 1] = pos[items[q], 1]
+    r2 = radius * radius
+    cells = np.empty(9, np.int64)
+    cap = max(16, 8 * n)
+    out_i = np.empty(cap, np.int64)
+    out_j = np.empty(cap, np.int64)
+    total = 0
+    for i in range(n):
+        px, py = pos[i, 0], pos[i, 1]
+        nc = neighbour_cells(cell[i] % ncx, cell[i] // ncx, ncx, ncy, offx, offy, wrap, cells)
+        first = total
+        for k in range(nc):
+            c = cells[k]
+            for q in range(start[c], start[c + 1]):
+                j = items[q]
+                if j <= i:
+                    continue
+                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
+                if dx * dx + dy * dy < r2:
+                    if total == cap:
+                        cap *= 2
+                        grown_i = np.empty(cap, np.int64)
+                        grown_j = np.empty(cap, np.int64)
+                        grown_i[:total] = out_i[:total]
+                        grown_j[:total] = out_j[:total]
+                        out_i, out_j = grown_i, grown_j
+                    # insertion sort keeps this unit's partners ascending
+                    m = total
+                    while m > first and out_j[m - 1] > j:
+                        out_j[m] = out_j[m - 1]
+                        m -= 1
+                    out_j[m] = j
+                    out_i[total] = i
+                    total += 1
+    return out_i[:total].copy(), out_j[:total].copy()
+
+
+@nb.njit(cache=True)
+def max_displacement2(pos, ref, box_w, box_h, wrap):
+    """Largest squared distance any unit moved from ``ref`` (minimum image when wrapping)."""
+    worst = 0.0
+    for k in range(pos.shape[0]):
+        dx, dy = min_image_2d(pos[k, 0] - ref[k, 0], pos[k, 1] - ref[k, 1], box_w, box_h, wrap)
+        worst = max(worst, dx * dx + dy * dy)
+    return worst
+
+
+@nb.njit(cache=True)
+def to_rows(pi, pj, n):
+    """Candidate pairs (i < j, sorted) as per-unit rows: unit a's partners are
+    ``nbr[ptr[a]:ptr[a + 1]]``, ascending. Returns ptr (n + 1,), nbr (2P,)."""
+    ptr = np.zeros(n + 1, np.int64)
+    for k in range(pi.shape[0]):
+        ptr[pi[k] + 1] += 1
+        ptr[pj[k] + 1] += 1
+    for a in range(n):
+        ptr[a + 1] += ptr[a]
+    fill = ptr[:-1].copy()
+    nbr = np.empty(2 * pi.shape[0], np.int64)
+    # partners below a arrive first (in order of i), then those above (in order of j)
+    for k in range(pi.shape[0]):
+        b = pj[k]
+        nbr[fill[b]] = pi[k]
+        fill[b] += 1
+    for k in range(pi.shape[0]):
+        a = pi[k]
+        nbr[fill[a]] = pj[k]
+        fill[a] += 1
+    return ptr, nbr

@@ -1,0 +1,43 @@
+"""The wrap-around world: folding positions into it and the minimum-image offset.
+
+A wrap-around world of size ``box = (w, h)`` world units is a torus: positions live in
+[0, w) x [0, h), and the offset between two points is the shortest of its periodic images.
+These are the only definitions; :func:`min_image_1d` is the compiled scalar twin of
+:func:`min_image` for the numba kernels (the same formula, so both paths agree on every pair).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+import numpy as np
+
+
+def fold(pos: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """Positions ``pos`` (..., 2) moved into [0, box) (a new array)."""
+    p = np.mod(pos, box)
+    p[p >= box] = 0.0  # np.mod(-tiny, w) == w
+    return p
+
+
+def min_image(d: np.ndarray, box: np.ndarray | None) -> np.ndarray:
+    """Offsets ``d`` (..., 2) folded to the nearest periodic image in a wrap-around ``box``
+    (unchanged when ``box`` is None: the world does not wrap)."""
+    if box is None:
+        return d
+    return d - box * np.floor(d / box + 0.5)
+
+
+@nb.njit(cache=True, inline="always")
+def min_image_1d(d: float, w: float) -> float:
+    """One coordinate of :func:`min_image` across a period ``w`` (compiled, scalar)."""
+    return d - w * math.floor(d / w + 0.5)
+
+
+@nb.njit(cache=True, inline="always")
+def min_image_2d(dx: float, dy: float, w: float, h: float, wrap: bool) -> tuple[float, float]:
+    """An offset (dx, dy) folded across a ``w`` x ``h`` world when it wraps (compiled, scalar)."""
+    if wrap:
+        return min_image_1d(dx, w), min_image_1d(dy, h)
+    return dx, dy
