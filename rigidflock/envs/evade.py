@@ -37,6 +37,15 @@ def _scene(scene: Scene | str | os.PathLike | None, overrides) -> Scene:
     return apply_overrides(scene, overrides) if overrides else scene
 
 
+def _throttle_steer(action) -> tuple[float, float]:
+    """The action's first two values as floats clipped to [-1, 1] (any array-like; a flat
+    float array, what policies give, takes the quick path)."""
+    if type(action) is not np.ndarray or action.ndim != 1:
+        action = np.ravel(action)
+    throttle, steer = float(action[0]), float(action[1])
+    return min(max(throttle, -1.0), 1.0), min(max(steer, -1.0), 1.0)
+
+
 class EvadeEnv(gym.Env):
     """Evade the flock: a Gymnasium environment on any rigidflock scene with a player.
 
@@ -87,6 +96,8 @@ class EvadeEnv(gym.Env):
         self.max_ticks, self.frame_skip = int(max_ticks), int(frame_skip)
         self.survive_reward, self.capture_penalty = float(survive_reward), float(capture_penalty)
         self.dt = float(self.scene.world.dt)
+        # a whole step's survival reward, as the per-step formula computes it
+        self._full_step_survival = self.survive_reward * self.frame_skip * self.dt
         self.render_mode, self.render_size = render_mode, tuple(render_size)
         self.metadata = {**self.metadata, "render_fps": round(1.0 / (self.dt * self.frame_skip))}
         self.action_space = gym.spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
@@ -121,25 +132,37 @@ class EvadeEnv(gym.Env):
     def step(self, action):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
-        throttle, steer = (min(max(float(x), -1.0), 1.0) for x in np.ravel(action)[:2])
+        throttle, steer = _throttle_steer(action)
         command = Command(throttle=throttle, steer=steer)
-        counts = dict.fromkeys(CONTACTS, 0)
-        ticks = 0
-        sim, rec = self.sim, self.recorder
+        sim, rec, max_ticks = self.sim, self.recorder, self.max_ticks
+        player = unit = obstacle = wall = ticks = 0
         for _ in range(self.frame_skip):
             events = sim.step(command)
             if rec is not None:
                 rec.record(command, events)
             ticks += 1
-            for name in CONTACTS:
-                counts[name] += getattr(events, name)
-            if events.player_contacts or sim.tick >= self.max_ticks:
+            player += events.player_contacts
+            unit += events.unit_contacts
+            obstacle += events.obstacle_contacts
+            wall += events.wall_contacts
+            if events.player_contacts or sim.tick >= max_ticks:
                 break
-        terminated = counts["player_contacts"] > 0
-        truncated = not terminated and sim.tick >= self.max_ticks
-        survival = self.survive_reward * ticks * self.dt
+        terminated = player > 0
+        truncated = not terminated and sim.tick >= max_ticks
+        if ticks == self.frame_skip:
+            survival = self._full_step_survival
+        else:
+            survival = self.survive_reward * ticks * self.dt
         capture = -self.capture_penalty if terminated else 0.0
-        info = {"tick": sim.tick, "reward_survival": survival, "reward_capture": capture, **counts}
+        info = {
+            "tick": sim.tick,
+            "reward_survival": survival,
+            "reward_capture": capture,
+            "player_contacts": player,
+            "unit_contacts": unit,
+            "obstacle_contacts": obstacle,
+            "wall_contacts": wall,
+        }  # the keys: tick, the reward's parts, CONTACTS
         if terminated or truncated:
             self._done = True
             self._stop_recording()

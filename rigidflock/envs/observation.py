@@ -1,5 +1,7 @@
-"""The evader's observation: a fixed-size float32 vector in [-1, 1], computed with numpy only
-(no Python loop over units, obstacles or walls).
+"""The evader's observation: a fixed-size float32 vector in [-1, 1], computed by one compiled
+kernel per step (:mod:`rigidflock.envs.observation_kernel`); the numpy functions here
+(:meth:`Observer.reference`, :func:`ray_circles`, :func:`ray_segments`) are its reference
+definition (no Python loop over units, obstacles or walls either way).
 
 Everything is in the player's body frame: x along its bow (the direction it faces), y to port (its
 left), so a policy does not have to learn rotations. The vector, for ``k`` pursuers and ``rays``
@@ -28,6 +30,8 @@ straight ahead), from the player's centre, and stops at the first obstacle circl
 from __future__ import annotations
 
 import numpy as np
+
+from rigidflock.envs import observation_kernel as kernel
 
 OWN = 5  # own-state entries
 PER_PURSUER = 6  # entries per pursuer slot
@@ -142,22 +146,41 @@ class Observer:
         self._inv_sense, self._inv_speed = 1.0 / self.sense_range, 1.0 / self.speed_scale
         self.box = None if sim.box is None else np.asarray(sim.box, dtype=float)
         self._inv_box = None if self.box is None else 1.0 / self.box
-        self.circles = np.asarray(sim.obstacles, dtype=float).reshape(-1, 3)
+        self.circles = np.ascontiguousarray(np.asarray(sim.obstacles, dtype=float).reshape(-1, 3))
         self._buildings = -1
         self._segments(sim)
+        # the kernel's arguments that do not change during a run
+        n = sim.units.n
+        self._player = n - 1  # the player is the last row; every other unit pursues
+        self._ai = np.arange(n) != self._player
+        self._box = np.zeros(2) if self.box is None else self.box.copy()
+        scales = np.zeros(kernel.N_SCALES)
+        scales[kernel.SPEED], scales[kernel.OMEGA] = self.speed_scale, OMEGA_SCALE
+        scales[kernel.INV_SENSE], scales[kernel.INV_SPEED] = self._inv_sense, self._inv_speed
+        scales[kernel.RAY_RANGE] = self.ray_range
+        self._scales = scales
 
     def _segments(self, sim) -> np.ndarray:
         """The walls, rebuilt only when the number of buildings changed (buildings are only
         ever added)."""
         count = len(sim.orders.buildings)
         if count != self._buildings:
-            self.segments = sim_segments(sim)
+            self.segments = np.ascontiguousarray(sim_segments(sim), dtype=float)
             self._buildings = count
         return self.segments
 
     def __call__(self, sim) -> np.ndarray:
         """The observation of ``sim``'s current state: (size,) float32 in [-1, 1] (a fresh
-        array)."""
+        array), by the compiled kernel."""
+        st, out = sim.state, self._out
+        kernel.observe(
+            out, st.pos, st.vel, st.angle, st.omega, st.leader, self._ai, self._player,
+            self._box, self.circles, self._segments(sim), self._ray_local, self._scales,
+        )  # fmt: skip
+        return out.copy()
+
+    def reference(self, sim) -> np.ndarray:
+        """:meth:`__call__` in numpy: the definition the kernel is tested against."""
         st = sim.state
         out = self._out
         out[:] = 0.0

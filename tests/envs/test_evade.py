@@ -167,3 +167,19 @@ def test_importing_rigidflock_does_not_import_gymnasium():
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False
     )
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_info_keys_and_action_forms():
+    """info: the tick, the reward's parts and the contact counts, in that order; a list, a
+    (1, 2) array and out-of-range values act like the clipped flat array."""
+    from rigidflock.envs.evade import CONTACTS
+
+    infos, observations = [], []
+    for action in ([2.0, -0.5], np.array([[2.0, -0.5]]), np.array([1.0, -0.5], np.float32)):
+        env = EvadeEnv(max_ticks=50, frame_skip=2)
+        env.reset(seed=3)
+        obs, _, _, _, info = env.step(action)
+        infos.append(info)
+        observations.append(obs.tobytes())
+    assert list(infos[0]) == ["tick", "reward_survival", "reward_capture", *CONTACTS]
+    assert infos[0] == infos[1] == infos[2] and len(set(observations)) == 1
