@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigidflock.envs import observation_kernel as kernel
+from rigidflock.model.torus import min_image
 
 OWN = 5  # own-state entries
 PER_PURSUER = 6  # entries per pursuer slot
@@ -76,8 +77,7 @@ def ray_circles(p, dirs, circles, box=None, reach=np.inf) -> np.ndarray:
     (2,) world size for minimum-image centres, or None; ``reach``: circles whose surface is
     farther than this from ``p`` are skipped. 0 when the origin is inside a circle."""
     a = circles[:, :2] - p
-    if box is not None:
-        a -= box * np.rint(a / box)
+    a = min_image(a, box)
     aa = np.einsum("ij,ij->i", a, a)
     near = aa < (circles[:, 2] + reach) ** 2
     if not near.any():
@@ -145,7 +145,6 @@ class Observer:
         self.ray_range = float(self._ray or feeler)
         self._inv_sense, self._inv_speed = 1.0 / self.sense_range, 1.0 / self.speed_scale
         self.box = None if sim.box is None else np.asarray(sim.box, dtype=float)
-        self._inv_box = None if self.box is None else 1.0 / self.box
         self.circles = np.ascontiguousarray(np.asarray(sim.obstacles, dtype=float).reshape(-1, 3))
         self._buildings = -1
         self._segments(sim)
@@ -207,8 +206,7 @@ class Observer:
         if k == 0:
             return
         rel = st.pos[:-1] - p
-        if self.box is not None:  # minimum image, in place (fewer temporaries: faster)
-            rel -= self.box * np.rint(rel * self._inv_box)
+        rel = min_image(rel, self.box)
         d2 = np.einsum("ij,ij->i", rel, rel)
         if n_ai > 64:  # partial selection first when there are many
             near = np.argpartition(d2, k - 1)[:k]

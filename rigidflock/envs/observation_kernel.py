@@ -17,6 +17,8 @@ import math
 import numba as nb
 import numpy as np
 
+from rigidflock.model.torus import min_image_1d
+
 OWN = 5  # own-state entries (as observation.OWN)
 PER_PURSUER = 6  # entries per pursuer slot (as observation.PER_PURSUER)
 
@@ -35,9 +37,8 @@ def _nearest(pos, ai, player, box, k, idx, d2):
         if not ai[i]:
             continue
         rx, ry = pos[i, 0] - px, pos[i, 1] - py
-        if box[0] > 0.0:  # minimum image, as the reference: rel -= box * rint(rel * (1 / box))
-            rx -= box[0] * np.rint(rx * (1.0 / box[0]))
-            ry -= box[1] * np.rint(ry * (1.0 / box[1]))
+        if box[0] > 0.0:  # the one minimum image (model/torus.py), as the reference
+            rx, ry = min_image_1d(rx, box[0]), min_image_1d(ry, box[1])
         d = rx * rx + ry * ry
         if found == k and not d < d2[k - 1]:
             continue
@@ -57,9 +58,8 @@ def _ray_circle(px, py, dx, dy, circles, box, reach):
     best = np.inf
     for m in range(circles.shape[0]):
         ax, ay, r = circles[m, 0] - px, circles[m, 1] - py, circles[m, 2]
-        if box[0] > 0.0:  # as the reference: a -= box * rint(a / box)
-            ax -= box[0] * np.rint(ax / box[0])
-            ay -= box[1] * np.rint(ay / box[1])
+        if box[0] > 0.0:
+            ax, ay = min_image_1d(ax, box[0]), min_image_1d(ay, box[1])
         aa = ax * ax + ay * ay
         if not aa < (r + reach) ** 2:
             continue
@@ -119,8 +119,7 @@ def observe(out, pos, vel, angle, omega, leader, ai, player, box, circles, segme
         i, o = idx[j], OWN + PER_PURSUER * j
         rx, ry = pos[i, 0] - px, pos[i, 1] - py
         if box[0] > 0.0:
-            rx -= box[0] * np.rint(rx * (1.0 / box[0]))
-            ry -= box[1] * np.rint(ry * (1.0 / box[1]))
+            rx, ry = min_image_1d(rx, box[0]), min_image_1d(ry, box[1])
         out[o] = np.float32(rx * c + ry * s) * inv_sense
         out[o + 1] = np.float32(rx * -s + ry * c) * inv_sense
         ux, uy = vel[i, 0] - vx, vel[i, 1] - vy
