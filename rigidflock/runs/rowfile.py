@@ -15,8 +15,7 @@ import os
 from pathlib import Path
 
 from rigidflock.outputs import OutputError, atomic_open
-from rigidflock.scene.overrides import _value as toml_value
-from rigidflock.scene.overrides import parse_value
+from rigidflock.scene.overrides import parse_value, toml_value
 
 
 def cell(value) -> str:

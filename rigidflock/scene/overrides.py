@@ -106,7 +106,8 @@ def _key(k: str) -> str:
     return k if _BARE_KEY.match(k) else json.dumps(k, ensure_ascii=False)
 
 
-def _value(v: Any) -> str:
+def toml_value(v: Any) -> str:
+    """``v`` written as a TOML value (``2``, ``"narrow"``, ``[1, 2]``, ``{ a = 1 }``)."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float) and not math.isfinite(v):
@@ -116,9 +117,9 @@ def _value(v: Any) -> str:
     if isinstance(v, str):
         return json.dumps(v, ensure_ascii=False)
     if isinstance(v, list):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
     if isinstance(v, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{_key(k)} = {toml_value(x)}" for k, x in v.items()) + " }"
     return v.isoformat() if hasattr(v, "isoformat") else json.dumps(str(v))
 
 
@@ -129,16 +130,16 @@ def _is_table_array(v: Any) -> bool:
 def to_toml(data: Mapping[str, Any]) -> str:
     """TOML text for ``data`` (as tomllib reads it): top-level keys, then ``[table]`` sections,
     then ``[[array]]`` entries; deeper tables are written inline."""
-    lines = [f"{_key(k)} = {_value(v)}" for k, v in data.items() if not isinstance(v, dict)
+    lines = [f"{_key(k)} = {toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)
              and not _is_table_array(v)]  # fmt: skip
     for k, v in data.items():
         if isinstance(v, dict):
-            lines += ["", f"[{_key(k)}]", *(f"{_key(a)} = {_value(b)}" for a, b in v.items())]
+            lines += ["", f"[{_key(k)}]", *(f"{_key(a)} = {toml_value(b)}" for a, b in v.items())]
     for k, v in data.items():
         if _is_table_array(v):
             for entry in v:
                 lines += ["", f"[[{_key(k)}]]"]
-                lines += [f"{_key(a)} = {_value(b)}" for a, b in entry.items()]
+                lines += [f"{_key(a)} = {toml_value(b)}" for a, b in entry.items()]
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
@@ -187,7 +188,7 @@ def apply_overrides(scene: Scene, overrides: Mapping[str, Any] | Iterable[str]) 
         except ValueError as e:
             raise SceneError([f"{scene.source}: --set {path_text}: {e}"]) from None
         paths.append((path_text, path))
-    said = " ".join(f"{p}={_value(v)}" for p, v in items)
+    said = " ".join(f"{p}={toml_value(v)}" for p, v in items)
     text = f"# {scene.source} with --set {said}\n" + to_toml(data)
     try:
         return parse_scene(text, scene.source)
