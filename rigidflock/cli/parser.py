@@ -49,7 +49,8 @@ def _add_view(sub) -> None:
     v.add_argument(
         "--screenshot",
         metavar="FILE.png",
-        help="draw the frame after --ticks N without a visible window, save it, exit",
+        help="draw the frame after --ticks N without a visible window, save it (PNG or JPEG, "
+        "by the extension), exit",
     )
     v.add_argument(
         "--size", type=size, default=(1280, 800), metavar="WxH", help="window/picture size"
@@ -145,10 +146,31 @@ def _add_check(sub) -> None:
     c.set_defaults(func=run.cmd_check)
 
 
+def _global_flags(p: argparse.ArgumentParser, default) -> None:
+    """The flags every command takes, before or after the subcommand (``rigidflock --debug run``
+    and ``rigidflock run --debug`` alike); a subparser's default never overwrites the main one."""
+    p.add_argument(
+        "--debug", action="store_true", default=default, help="show tracebacks on errors"
+    )
+
+
+class _SubParser(Parser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _global_flags(self, argparse.SUPPRESS)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="rigidflock", description="Rigid-body, physics-based flocking simulator.")
-    p.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+    from rigidflock import __version__
+
+    p = Parser(
+        prog="rigidflock",
+        description="Rigid-body, physics-based flocking simulator. "
+        "Start with: rigidflock scenes; rigidflock run aidemo4; rigidflock view aidemo4",
+    )
+    _global_flags(p, False)
+    p.add_argument("--version", action="version", version=f"rigidflock {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_SubParser)
     _add_run(sub)
     _add_view(sub)
     _add_replay(sub)

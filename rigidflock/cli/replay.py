@@ -21,6 +21,9 @@ def cmd_replay(args) -> int:
             raise UsageError(
                 f"rigidflock replay: --screenshot-at: expected a tick number, got {tick_text!r}"
             ) from None
+        from rigidflock.render.png import image_format  # Pillow only, no pyglet
+
+        image_format(shot)
         check_writable(shot, "--screenshot-at")
     with ReplayReader(args.file) as reader:
         if args.info:

@@ -97,6 +97,10 @@ def cmd_run(args) -> int:
 def cmd_view(args) -> int:
     from rigidflock.sim import Simulation
 
+    if args.screenshot:
+        from rigidflock.render.png import image_format  # Pillow only, no pyglet
+
+        image_format(args.screenshot)  # a clear error before any work
     scene = load(args)
     if args.screenshot:
         check_writable(args.screenshot, "--screenshot")

@@ -22,7 +22,7 @@ from rigidflock.render.frame import Frame, Overlays
 from rigidflock.render.hud import Hud
 from rigidflock.render.layers import Renderer
 from rigidflock.render.offscreen import draw_to_array
-from rigidflock.render.png import save_png
+from rigidflock.render.png import save_image
 
 ZOOM_STEP = 1.15  # zoom factor per wheel notch
 
@@ -108,7 +108,7 @@ class WindowBase:
 
     def save_screenshot(self, path: str | Path | None = None) -> Path:
         path = Path(path) if path is not None else self.screenshot_path()
-        save_png(path, self.capture()[..., :3])
+        save_image(path, self.capture()[..., :3])
         print(f"rigidflock: saved {path}")
         return path
 
