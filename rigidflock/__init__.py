@@ -2,13 +2,14 @@
 
 The simulation is a library first::
 
-    from rigidflock import load_scene, Simulation
-    sim = Simulation(load_scene("scenes/aidemo4.toml"), seed=1)
+    from rigidflock import load_scene, bundled_scene, Simulation
+    sim = Simulation(load_scene(bundled_scene("aidemo4")), seed=1)  # or any scene file
     for _ in range(600):
         sim.step()
 """
 
 from rigidflock.scene import Scene, SceneError, load_scene, parse_scene
+from rigidflock.scenes import bundled_scene
 from rigidflock.sim import Command, Simulation, StepEvents
 
 __version__ = "0.1.0"
@@ -19,6 +20,7 @@ __all__ = [
     "Simulation",
     "StepEvents",
     "__version__",
+    "bundled_scene",
     "load_scene",
     "parse_scene",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rigidflock.cli import replay, run
+from rigidflock.cli import replay, run, scenes
 from rigidflock.cli.args import (
     Parser,
     count,
@@ -142,7 +142,7 @@ def _add_bench(sub) -> None:
 
 def _add_check(sub) -> None:
     c = sub.add_parser("check", help="validate scene files and report every error")
-    c.add_argument("scenes", nargs="+", help="scene files")
+    c.add_argument("scenes", nargs="+", help="scene files (or bundled scenes' names)")
     c.set_defaults(func=run.cmd_check)
 
 
@@ -158,6 +158,20 @@ class _SubParser(Parser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         _global_flags(self, argparse.SUPPRESS)
+
+
+def _add_scenes(sub) -> None:
+    s = sub.add_parser("scenes", help="list the bundled scenes, or copy one out to edit")
+    s.set_defaults(func=scenes.cmd_list)
+    ss = s.add_subparsers(dest="scenes_command", metavar="[list | copy]", parser_class=type(s))
+    ls = ss.add_parser("list", help="list the bundled scenes (the default)")
+    ls.set_defaults(func=scenes.cmd_list)
+    cp = ss.add_parser("copy", help="copy a bundled scene into a folder (never overwrites)")
+    cp.add_argument("name", help="bundled scene, e.g. aidemo4")
+    cp.add_argument(
+        "dest", nargs="?", default=".", help="folder (default: here) or a new FILE.toml"
+    )
+    cp.set_defaults(func=scenes.cmd_copy)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -178,4 +192,5 @@ def build_parser() -> argparse.ArgumentParser:
     _add_export(sub)
     _add_bench(sub)
     _add_check(sub)
+    _add_scenes(sub)
     return p

@@ -11,6 +11,7 @@ from rigidflock.cli.args import (
     UsageError,
     load,
     record_precision,
+    scene_path,
 )
 from rigidflock.cli.progress import progress_bar
 from rigidflock.outputs import check_writable
@@ -21,7 +22,7 @@ def cmd_check(args) -> int:
     status = EXIT_OK
     for path in args.scenes:
         try:
-            scene = load_scene(path)
+            scene = load_scene(scene_path(path))
         except SceneError as e:
             for line in e.errors:
                 print(line, file=sys.stderr)
