@@ -53,7 +53,7 @@ def replay_screenshot(
 
 def timeline_rect(width: int, height: int) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) of the timeline bar in window pixels (right of the side panel)."""
-    x0 = side_panel_width(width) + TIMELINE_MARGIN
+    x0 = side_panel_width(width, height) + TIMELINE_MARGIN
     return (float(x0), float(TIMELINE_MARGIN), float(width - TIMELINE_MARGIN),
             float(TIMELINE_MARGIN + TIMELINE_HEIGHT))  # fmt: skip
 
