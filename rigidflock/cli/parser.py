@@ -99,7 +99,18 @@ def _add_export(sub) -> None:
     ex.add_argument("file", help="replay file")
     ex.add_argument("out", metavar="OUT.mp4|OUT.gif", help="video file to write")
     ex.add_argument(
-        "--fps", type=fps, default=30.0, metavar="F", help="frames per second (default 30)"
+        "--fps",
+        type=fps,
+        default=None,
+        metavar="F",
+        help="frames per second (default 30 for MP4, 25 for GIF; a GIF takes the nearest rate "
+        "whole-centisecond delays give exactly, 100/k: 50, 33.3, 25, 20 ...)",
+    )
+    ex.add_argument(
+        "--panel",
+        choices=("side", "none"),
+        default="side",
+        help="the side panel scaled with the frame (default), or none: the world alone",
     )
     ex.add_argument(
         "--from", dest="start", type=count, default=None, metavar="T", help="first tick"
