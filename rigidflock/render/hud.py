@@ -43,7 +43,7 @@ def fit_text(text: str, width: int) -> str:
     """``text`` cut to ``width`` characters in the middle (file names keep both ends).
 
     >>> fit_text("rigidflock-aidemo4-20250101-120000.rfr", 24)
-    'rigidflock-a...20000.rfr'
+    'rigidflock-...120000.rfr'
     """
     if len(text) <= width:
         return text
