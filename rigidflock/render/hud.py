@@ -268,7 +268,7 @@ def replay_hud(
     player = ""
     if u.has_player:
         t, s = view.player_command  # as given: throttle and steer, each -1..1
-        player = f" t{t:+.2f} s{s:+.2f}"
+        player = f" {t:+.2f}/{s:+.2f}"
     contacts = playback.contacts_at(view.tick)
     first = playback.first_tick
     since = "so far" if first == 0 else f"since tick {first}"
