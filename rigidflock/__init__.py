@@ -3,8 +3,8 @@ drawing).
 
 The simulation is a library first::
 
-    from rigidflock import load_scene, Simulation
-    sim = Simulation(load_scene("scenes/aidemo4.toml"), seed=1)
+    from rigidflock import load_scene, bundled_scene, Simulation
+    sim = Simulation(load_scene(bundled_scene("aidemo4")), seed=1)  # or any scene file
     for _ in range(600):
         sim.step()
 
@@ -14,6 +14,7 @@ recorded as the changed text).
 
 from rigidflock.scene import Scene, SceneError, load_scene, parse_scene
 from rigidflock.scene.overrides import derive
+from rigidflock.scenes import bundled_scene
 from rigidflock.sim import Command, Simulation, StepEvents
 
 __version__ = "0.1.0"
@@ -24,6 +25,7 @@ __all__ = [
     "Simulation",
     "StepEvents",
     "__version__",
+    "bundled_scene",
     "derive",
     "load_scene",
     "parse_scene",

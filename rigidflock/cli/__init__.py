@@ -22,9 +22,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
     debug = "--debug" in argv
+    if not argv:
+        parser.print_help()
+        return EXIT_OK
     try:
         args = parser.parse_args(argv)
+        if args.command is None:  # only global flags
+            parser.print_help()
+            return EXIT_OK
         return args.func(args)
+    except SystemExit as e:  # --help, --version
+        return EXIT_OK if e.code is None else int(e.code)
     except UsageError as e:
         print(str(e), file=sys.stderr)
         return EXIT_BAD_INPUT

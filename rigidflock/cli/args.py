@@ -80,7 +80,9 @@ def fps(text: str) -> float:
 
 
 def scene_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("scene", help="scene file (TOML)")
+    p.add_argument(
+        "scene", help="scene file (TOML), or a bundled scene's name (rigidflock scenes lists them)"
+    )
     p.add_argument(
         "--set",
         action="append",
@@ -91,14 +93,30 @@ def scene_args(p: argparse.ArgumentParser) -> None:
     )
 
 
+def scene_path(arg: str):
+    """The file of a scene argument: a path, else a bundled scene's name (SceneError: neither)."""
+    from rigidflock.scene import SceneError
+    from rigidflock.scenes import is_missing, resolve_scene
+
+    if is_missing(arg):
+        raise SceneError(
+            [
+                f"{arg}: no such file, nor a bundled scene of that name "
+                "(rigidflock scenes lists them)"
+            ]
+        )
+    return resolve_scene(arg)
+
+
 def load(args):
-    """The scene of ``args.scene`` with ``args.set`` applied; warnings go to stderr."""
+    """The scene of ``args.scene`` (a file or a bundled scene's name) with ``args.set`` applied;
+    warnings go to stderr. The one place the command line reads a scene."""
     import sys
 
     from rigidflock.scene import load_scene
     from rigidflock.scene.overrides import apply_overrides
 
-    scene = apply_overrides(load_scene(args.scene), args.set)
+    scene = apply_overrides(load_scene(scene_path(args.scene)), args.set)
     for line in scene.warnings:
         print(f"warning: {line}", file=sys.stderr)
     return scene

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rigidflock.cli import experiments, replay, run
+from rigidflock.cli import experiments, replay, run, scenes
 from rigidflock.cli.args import (
     Parser,
     count,
@@ -61,7 +61,8 @@ def _add_view(sub) -> None:
     v.add_argument(
         "--screenshot",
         metavar="FILE.png",
-        help="draw the frame after --ticks N without a visible window, save it, exit",
+        help="draw the frame after --ticks N without a visible window, save it (PNG or JPEG, "
+        "by the extension), exit",
     )
     v.add_argument(
         "--size", type=size, default=(1280, 800), metavar="WxH", help="window/picture size"
@@ -110,7 +111,18 @@ def _add_export(sub) -> None:
     ex.add_argument("file", help="replay file")
     ex.add_argument("out", metavar="OUT.mp4|OUT.gif", help="video file to write")
     ex.add_argument(
-        "--fps", type=fps, default=30.0, metavar="F", help="frames per second (default 30)"
+        "--fps",
+        type=fps,
+        default=None,
+        metavar="F",
+        help="frames per second (default 30 for MP4, 25 for GIF; a GIF takes the nearest rate "
+        "whole-centisecond delays give exactly, 100/k: 50, 33.3, 25, 20 ...)",
+    )
+    ex.add_argument(
+        "--panel",
+        choices=("side", "none"),
+        default="side",
+        help="the side panel scaled with the frame (default), or none: the world alone",
     )
     ex.add_argument(
         "--from", dest="start", type=count, default=None, metavar="T", help="first tick"
@@ -153,7 +165,7 @@ def _add_bench(sub) -> None:
 
 def _add_check(sub) -> None:
     c = sub.add_parser("check", help="validate scene files and report every error")
-    c.add_argument("scenes", nargs="+", help="scene files")
+    c.add_argument("scenes", nargs="+", help="scene files (or bundled scenes' names)")
     c.set_defaults(func=run.cmd_check)
 
 
@@ -201,10 +213,45 @@ def _add_plot(sub) -> None:
     p.set_defaults(func=experiments.cmd_plot)
 
 
+def _global_flags(p: argparse.ArgumentParser, default) -> None:
+    """The flags every command takes, before or after the subcommand (``rigidflock --debug run``
+    and ``rigidflock run --debug`` alike); a subparser's default never overwrites the main one."""
+    p.add_argument(
+        "--debug", action="store_true", default=default, help="show tracebacks on errors"
+    )
+
+
+class _SubParser(Parser):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _global_flags(self, argparse.SUPPRESS)
+
+
+def _add_scenes(sub) -> None:
+    s = sub.add_parser("scenes", help="list the bundled scenes, or copy one out to edit")
+    s.set_defaults(func=scenes.cmd_list)
+    ss = s.add_subparsers(dest="scenes_command", metavar="[list | copy]", parser_class=type(s))
+    ls = ss.add_parser("list", help="list the bundled scenes (the default)")
+    ls.set_defaults(func=scenes.cmd_list)
+    cp = ss.add_parser("copy", help="copy a bundled scene into a folder (never overwrites)")
+    cp.add_argument("name", help="bundled scene, e.g. aidemo4")
+    cp.add_argument(
+        "dest", nargs="?", default=".", help="folder (default: here) or a new FILE.toml"
+    )
+    cp.set_defaults(func=scenes.cmd_copy)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="rigidflock", description="Rigid-body, physics-based flocking simulator.")
-    p.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
+    from rigidflock import __version__
+
+    p = Parser(
+        prog="rigidflock",
+        description="Rigid-body, physics-based flocking simulator. "
+        "Start with: rigidflock scenes; rigidflock run aidemo4; rigidflock view aidemo4",
+    )
+    _global_flags(p, False)
+    p.add_argument("--version", action="version", version=f"rigidflock {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_SubParser)
     _add_run(sub)
     _add_view(sub)
     _add_replay(sub)
@@ -214,4 +261,5 @@ def build_parser() -> argparse.ArgumentParser:
     _add_check(sub)
     _add_sweep(sub)
     _add_plot(sub)
+    _add_scenes(sub)
     return p

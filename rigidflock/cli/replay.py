@@ -21,6 +21,9 @@ def cmd_replay(args) -> int:
             raise UsageError(
                 f"rigidflock replay: --screenshot-at: expected a tick number, got {tick_text!r}"
             ) from None
+        from rigidflock.render.png import image_format  # Pillow only, no pyglet
+
+        image_format(shot)
         check_writable(shot, "--screenshot-at")
     with ReplayReader(args.file) as reader:
         if args.info:
@@ -89,9 +92,16 @@ def cmd_verify(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from rigidflock.runs.export import export_video, parse_target
+    from rigidflock.runs.export import export_video, parse_target, video_fps
 
     kind = parse_target(args.out, args.size)
+    rate = video_fps(kind, args.fps)
+    if args.fps is not None and abs(rate - args.fps) > 1e-9 and not args.quiet:
+        print(
+            f"rigidflock export: GIF frame delays are whole centiseconds: {args.fps:g} fps is "
+            f"made at {rate:.4g} fps ({round(100 / rate)} cs a frame), exactly",
+            file=sys.stderr,
+        )
     check_writable(args.out, "export")
     from rigidflock.replay import ReplayReader
 
@@ -115,10 +125,10 @@ def cmd_export(args) -> int:
         playback = Playback(reader)
         with progress_bar(None, "frame", not args.quiet and sys.stderr.isatty()) as bar:
             frames = export_video(
-                playback, args.out, kind, fps=args.fps, start=start, stop=stop, size=args.size,
-                overlays=args.show, progress=bar,
+                playback, args.out, kind, fps=rate, start=start, stop=stop, size=args.size,
+                overlays=args.show, progress=bar, panel=args.panel,
             )  # fmt: skip
     if not args.quiet:
         w, h = args.size
-        print(f"{args.out}: {frames} frames, {w}x{h}, {args.fps:g} fps, ticks {start}..{stop}")
+        print(f"{args.out}: {frames} frames, {w}x{h}, {rate:.4g} fps, ticks {start}..{stop}")
     return EXIT_OK

@@ -11,6 +11,7 @@ from rigidflock.cli.args import (
     UsageError,
     load,
     record_precision,
+    scene_path,
 )
 from rigidflock.cli.progress import progress_bar
 from rigidflock.outputs import check_writable
@@ -21,7 +22,7 @@ def cmd_check(args) -> int:
     status = EXIT_OK
     for path in args.scenes:
         try:
-            scene = load_scene(path)
+            scene = load_scene(scene_path(path))
         except SceneError as e:
             for line in e.errors:
                 print(line, file=sys.stderr)
@@ -33,7 +34,9 @@ def cmd_check(args) -> int:
     return status
 
 
-def _summary(result) -> str:
+def _summary(result, command_seconds: float | None = None, compile_seconds: float = 0.0) -> str:
+    """The run's summary; the first line's time is the ticks alone (``ticks/s``), the whole
+    command's (scene, setup, compiling, outputs) follows when given."""
     m = result.metrics
     name = result.scene.name or result.scene.source
     first = m["first_player_contact_tick"]
@@ -41,9 +44,14 @@ def _summary(result) -> str:
     def f(x, fmt=".3f"):
         return "-" if x is None else format(x, fmt)
 
+    whole = ""
+    if command_seconds is not None:
+        whole = f"; the command {command_seconds:.1f} s"
+        if compile_seconds:
+            whole += f", {compile_seconds:.1f} s of it compiling kernels (first run only)"
     lines = [
-        f"{name}: {result.ticks} ticks, {result.units} units, seed {result.seed}: "
-        f"{result.wall_seconds:.2f} s ({result.ticks_per_second:.0f} ticks/s)",
+        f"{name}: {result.units} units, seed {result.seed}: {result.ticks} ticks in "
+        f"{result.wall_seconds:.2f} s ({result.ticks_per_second:.0f} ticks/s){whole}",
         f"  polarization {f(m['polarization_final'])} (mean {f(m['polarization_mean'])}), "
         f"nn distance {f(m['nn_distance_mean'], '.2f')}, "
         f"min separation {f(m['min_separation'], '.2f')}, flocks {m['flocks_final']}, "
@@ -53,7 +61,12 @@ def _summary(result) -> str:
         + (f" (first at tick {first})" if first is not None else ""),
     ]
     for g in m.get("orders", []):
-        when = f"all at tick {g['arrival_tick']}" if g["arrival_tick"] is not None else "not all"
+        if g["arrival_tick"] is not None:
+            when = f"all at tick {g['arrival_tick']}"
+        else:
+            done = g.get("route_done")
+            along = f", {done:.0%} of the route" if done is not None else ""
+            when = f"still moving{along} (run longer: --ticks)"
         lines.append(
             f"  order group {g['group']} (tick {g['tick']}): {g['arrived']}/{g['units']} on their "
             f"slots, {when}; route {g['route_length']:.0f} at {g['speed']:.1f}/s, "
@@ -62,9 +75,29 @@ def _summary(result) -> str:
     return "\n".join(lines)
 
 
+def compile_kernels(scene, quiet: bool) -> float:
+    """On a machine's first run, say that the kernels are being compiled and compile them now
+    (before any progress bar or clock starts); returns the seconds it took (0: cached)."""
+    from rigidflock.runs.warmup import kernels_cold, warm_up
+
+    if not kernels_cold():
+        return 0.0
+    if not quiet:
+        print(
+            "rigidflock: first run: compiling the simulation kernels (once; about 10-30 s, "
+            "cached for later runs) ...",
+            file=sys.stderr,
+            flush=True,
+        )
+    return warm_up(scene)
+
+
 def cmd_run(args) -> int:
+    import time
+
     from rigidflock.runs.runner import RunFailed, run_scene
 
+    started = time.perf_counter()
     scene = load(args)
     if args.metrics:
         check_writable(args.metrics, "--metrics")
@@ -78,6 +111,7 @@ def cmd_run(args) -> int:
     precision = record_precision(args)
     if args.record:
         check_writable(args.record, "--record")
+    compiling = compile_kernels(scene, args.quiet)
     try:
         with progress_bar(args.ticks, "tick", not args.quiet and sys.stdout.isatty()) as bar:
             result = run_scene(
@@ -97,19 +131,24 @@ def cmd_run(args) -> int:
         print(f"rigidflock: {args.scene}: run failed: {e}", file=sys.stderr)
         return EXIT_FAILED
     if not args.quiet:
-        print(_summary(result))
+        print(_summary(result, time.perf_counter() - started, compiling))
     return EXIT_OK
 
 
 def cmd_view(args) -> int:
     from rigidflock.sim import Simulation
 
+    if args.screenshot:
+        from rigidflock.render.png import image_format  # Pillow only, no pyglet
+
+        image_format(args.screenshot)  # a clear error before any work
     scene = load(args)
     if args.screenshot:
         check_writable(args.screenshot, "--screenshot")
     precision = record_precision(args)
     if args.record:
         check_writable(args.record, "--record")
+    compile_kernels(scene, quiet=False)
     sim = Simulation(scene, seed=args.seed)
     if args.screenshot:
         from rigidflock.replay import Recorder

@@ -30,6 +30,7 @@ _LAZY = {
     "frame_from_sim": "frame",
     "Camera": "camera",
     "save_png": "png",
+    "save_image": "png",
 }
 
 __all__ = sorted(_LAZY)  # noqa: PLE0605 (the lazily imported names)

@@ -75,16 +75,32 @@ class Camera:
         self.viewport = viewport
 
 
-def side_panel_width(width: int) -> int:
-    """Width of the HUD/legend column at the left; 0 (the panel floats over the world) when the
-    window is too narrow to give it a column of its own."""
-    return 250 if width >= 900 else 0
+PANEL_WIDTH = 250  # the side panel's width at 1280 x 800 and larger
+MIN_PANEL_SCALE = 0.6  # smaller text than this is not legible
 
 
-def fit_camera(world_size, screen_size) -> Camera:
-    """The camera a viewer or screenshot starts with: the whole world, right of the side panel."""
+def panel_scale(width: int, height: int | None = None) -> float:
+    """The side panel's size factor for a window or picture of ``width`` x ``height``: 1 from
+    1280 x 800 up, in proportion below (text and all), never below MIN_PANEL_SCALE.
+
+    >>> panel_scale(1280, 800), panel_scale(640, 400), panel_scale(960, 600)
+    (1.0, 0.6, 0.75)
+    """
+    height = width * 0.625 if height is None else height
+    return float(min(max(min(width / 1280, height / 800), MIN_PANEL_SCALE), 1.0))
+
+
+def side_panel_width(width: int, height: int | None = None, panel: bool = True) -> int:
+    """Width of the HUD/legend column at the left (0 with ``panel=False``: no panel), scaled
+    with the window (:func:`panel_scale`)."""
+    return round(PANEL_WIDTH * panel_scale(width, height)) if panel else 0
+
+
+def fit_camera(world_size, screen_size, panel: bool = True) -> Camera:
+    """The camera a viewer or screenshot starts with: the whole world, right of the side panel
+    (the whole picture with ``panel=False``)."""
     w, h = int(screen_size[0]), int(screen_size[1])
-    panel = side_panel_width(w)
+    panel = side_panel_width(w, h, panel)
     cam = Camera(w, h, viewport=(float(panel), 0.0, float(w - panel), float(h)))
     cam.fit((0.0, 0.0), world_size)
     return cam

@@ -8,32 +8,37 @@ import numpy as np
 from rigidflock.render import colors as C
 from rigidflock.render import geometry as G
 from rigidflock.render.backend import gl, pyglet
-from rigidflock.render.camera import side_panel_width
+from rigidflock.render.camera import panel_scale, side_panel_width
 from rigidflock.render.frame import Overlays
 from rigidflock.render.hud import Hud, help_text, overlay_legend
 from rigidflock.render.mesh import Mesh
 from rigidflock.render.mesh import rgba as _rgba
 
 
-def _legend_mark(kind: str, color, x0: float, y: float) -> list:
-    """The swatch of a legend row (18 x 12 px left of the label at top ``y``) drawn as the
-    thing it stands for: a wall bar, a building, a hollow slot, a route, a selection ring."""
-    cx, cy = x0 + 9, y - 7
+def _legend_mark(kind: str, color, x0: float, y: float, k: float = 1.0) -> list:
+    """The swatch of a legend row (18 x 12 px left of the label at top ``y``, times the panel's
+    scale ``k``) drawn as the thing it stands for: a wall bar, a building, a hollow slot, a
+    route, a selection ring."""
+    cx, cy = x0 + 9 * k, y - 7 * k
+
+    def px(dx, dy):
+        return (x0 + dx * k, cy + dy * k)
+
     if kind == "wall":
-        return [(G.thick_segments([(x0 + 2, cy)], [(x0 + 16, cy)], 5.0), _rgba(color))]
+        return [(G.thick_segments([px(2, 0)], [px(16, 0)], 5.0 * k), _rgba(color))]
     if kind == "building":
         return [
-            (G.rect_triangles(x0 + 1, cy - 6, x0 + 17, cy + 6), _rgba(C.BUILDING_FILL)),
-            (G.frame_triangles((x0 + 2, cy - 5), (x0 + 16, cy + 5), 1.5), _rgba(color)),
+            (G.rect_triangles(*px(1, -6), *px(17, 6)), _rgba(C.BUILDING_FILL)),
+            (G.frame_triangles(px(2, -5), px(16, 5), 1.5 * k), _rgba(color)),
         ]
     if kind == "slot":
-        return [(G.square_outlines([(cx, cy)], 5.0, 1.5), _rgba(color))]
+        return [(G.square_outlines([(cx, cy)], 5.0 * k, 1.5 * k), _rgba(color))]
     if kind == "route":
-        a, b = [(x0, cy - 4), (x0 + 9, cy + 3)], [(x0 + 9, cy + 3), (x0 + 18, cy - 1)]
-        return [(G.thick_segments(a, b, 2.0, extend=1.0), _rgba(color))]
+        a, b = [px(0, -4), px(9, 3)], [px(9, 3), px(18, -1)]
+        return [(G.thick_segments(a, b, 2.0 * k, extend=1.0 * k), _rgba(color))]
     if kind == "selected":
-        return [(G.ring_triangles([(cx, cy)], 5.0, 7.0, 24), _rgba(color))]
-    return [(G.rect_triangles(x0, y - 11, x0 + 18, y - 2), _rgba(color))]
+        return [(G.ring_triangles([(cx, cy)], 5.0 * k, 7.0 * k, 24), _rgba(color))]
+    return [(G.rect_triangles(x0, y - 11 * k, x0 + 18 * k, y - 2 * k), _rgba(color))]
 
 
 class HudLayer:
@@ -49,6 +54,7 @@ class HudLayer:
         self._labels: list = []
         self._status = None
         self._key = None
+        self.k = 1.0  # the panel's scale (panel_scale of the window)
 
     def _label(self, text, x, y, *, size=10.0, color=C.TEXT, mono=False, bold=False, **kw):
         lab = pyglet.text.Label(
@@ -78,9 +84,10 @@ class HudLayer:
                 tuple(hud.legend),
                 hud.obstacles,
                 tuple(hud.marks),
+                hud.hints,
             ),
             tuple(notes),
-            tuple(overlay_legend(overlays)),
+            tuple(overlay_legend(overlays, hud)),
             overlays.help,
             width,
             height,
@@ -107,69 +114,69 @@ class HudLayer:
         self.edges.set(edges)
 
     def _panel(self, hud: Hud, overlays, width, height, notes, shapes, edges) -> None:
-        """The side panel, top to bottom; its background goes first in ``shapes``."""
-        pw = side_panel_width(width)
-        x0 = self.PAD
-        y = self._heading(hud, x0, height - self.PAD)
+        """The side panel, top to bottom, everything scaled with the window
+        (:func:`~rigidflock.render.camera.panel_scale`); its background goes first in
+        ``shapes``."""
+        k = self.k = panel_scale(width, height)
+        pw = side_panel_width(width, height)
+        x0 = self.PAD * k
+        y = self._heading(hud, x0, height - self.PAD * k, pw)
         y = self._legend(hud, x0, y, shapes)
-        y -= 3
+        y -= 3 * k
         for text in notes:
-            lab = self._label(text, x0, y, size=8.5, color=C.TEXT_DIM, multiline=True, width=225)
-            y -= lab.content_height + 4
-        extra = overlay_legend(overlays)
+            lab = self._label(
+                text, x0, y, size=8.5 * k, color=C.TEXT_DIM, multiline=True, width=pw - 2 * x0
+            )
+            y -= lab.content_height + 4 * k
+        extra = overlay_legend(overlays, hud)
         if extra:
-            y -= 8
+            y -= 8 * k
             for color, text in extra:
-                edges.append((G.segments([(x0, y - 7)], [(x0 + 18, y - 7)]), _rgba(color)))
-                edges.append((G.segments([(x0, y - 8)], [(x0 + 18, y - 8)]), _rgba(color)))
-                self._label(text, x0 + 26, y, size=10)
-                y -= 18
-        hint = self._label(
-            "H  key help",
-            x0,
-            self.PAD if pw else y - 8,
-            size=9,
-            color=C.TEXT_DIM,
-            anchor_y="bottom" if pw else "top",
-        )
-        if pw:
-            solid = (*C.PANEL[:3], 255)  # a column of its own: opaque
-            shapes.insert(0, (G.rect_triangles(0, 0, pw, height), _rgba(solid)))
-            edges.append((G.segments([(pw - 0.5, 0)], [(pw - 0.5, height)]), _rgba(C.PANEL_EDGE)))
-        else:
-            bottom = hint.y - 20
-            shapes.insert(0, (G.rect_triangles(0, bottom, 250, height), _rgba(C.PANEL)))
+                for dy in (7, 8):
+                    a, b = [(x0, y - dy * k)], [(x0 + 18 * k, y - dy * k)]
+                    edges.append((G.segments(a, b), _rgba(color)))
+                self._label(text, x0 + 26 * k, y, size=10 * k)
+                y -= 18 * k
+        if hud.hints:
+            self._label(
+                "H  key help", x0, self.PAD * k, size=9 * k, color=C.TEXT_DIM, anchor_y="bottom"
+            )
+        solid = (*C.PANEL[:3], 255)  # a column of its own: opaque
+        shapes.insert(0, (G.rect_triangles(0, 0, pw, height), _rgba(solid)))
+        edges.append((G.segments([(pw - 0.5, 0)], [(pw - 0.5, height)]), _rgba(C.PANEL_EDGE)))
 
-    def _heading(self, hud: Hud, x0: float, y: float) -> float:
+    def _heading(self, hud: Hud, x0: float, y: float, pw: float) -> float:
         """Title, subtitle and the status rows from ``y`` down; returns the y below them."""
-        self._label(hud.title, x0, y, size=15, bold=True)
-        y -= 24
+        k = self.k
+        self._label(hud.title, x0, y, size=15 * k, bold=True)
+        y -= 24 * k
         if hud.subtitle:
-            self._label(hud.subtitle, x0, y, size=10.5, color=C.TEXT_DIM)
-            y -= 22
-        y -= 6
+            self._label(hud.subtitle, x0, y, size=10.5 * k, color=C.TEXT_DIM)
+            y -= 22 * k
+        y -= 6 * k
         self._status = self._label(
-            hud.status_text(), x0, y, size=9.5, mono=True, multiline=True, width=236
+            hud.status_text(), x0, y, size=9.5 * k, mono=True, multiline=True, width=pw - x0
         )
-        return y - (self._status.content_height + 14)
+        return y - (self._status.content_height + 14 * k)
 
     def _legend(self, hud: Hud, x0: float, y: float, shapes: list) -> float:
         """The colour legend, the obstacle row and the world marks; returns the y below."""
+        k = self.k
         for color, text in hud.legend:
-            sw = (x0, y - 11, x0 + 18, y - 2)
+            sw = (x0, y - 11 * k, x0 + 18 * k, y - 2 * k)
             shapes.append((G.rect_triangles(*sw), _rgba(color)))
-            self._label(text, x0 + 26, y, size=10)
-            y -= 19
+            self._label(text, x0 + 26 * k, y, size=10 * k)
+            y -= 19 * k
         if hud.obstacles:
-            mark = [(x0 + 9, y - 7)]
-            shapes.append((G.disc_triangles(mark, [7.0], 24), _rgba(C.OBSTACLE_RIM)))
-            shapes.append((G.disc_triangles(mark, [5.0], 24), _rgba(C.OBSTACLE_FILL)))
-            self._label("obstacle", x0 + 26, y, size=10)
-            y -= 19
+            mark = [(x0 + 9 * k, y - 7 * k)]
+            shapes.append((G.disc_triangles(mark, [7.0 * k], 24), _rgba(C.OBSTACLE_RIM)))
+            shapes.append((G.disc_triangles(mark, [5.0 * k], 24), _rgba(C.OBSTACLE_FILL)))
+            self._label("obstacle", x0 + 26 * k, y, size=10 * k)
+            y -= 19 * k
         for kind, color, text in hud.marks:
-            shapes += _legend_mark(kind, color, x0, y)
-            self._label(text, x0 + 26, y, size=10)
-            y -= 19
+            shapes += _legend_mark(kind, color, x0, y, k)
+            self._label(text, x0 + 26 * k, y, size=10 * k)
+            y -= 19 * k
         return y
 
     def _help(self, width, height, shapes: list, edges: list) -> None:

@@ -12,10 +12,10 @@ Mouse (handled by the viewer): left click selects the AI unit under the cursor, 
 units inside the rectangle, shift adds to the selection; a right *click* (press and release
 within a few pixels) orders the selection there; right or middle *drag* pans.
 
-Player control: when the scene's player control is ``"keyboard"``, the scene's autopilot (its
-waypoints) drives until an arrow key is first pressed; from then on the arrows drive: up = full
+Player control: in any scene with a player, the scene's control (waypoint autopilot, script,
+none) drives until an arrow key is first pressed; from then on the arrows drive: up = full
 throttle, down = full reverse, neither = 0 (the unit coasts to a stop), left/right = full bow
-force to port/starboard. With any other control the arrows do nothing and the scene drives.
+force to port/starboard. Without a player the arrows do nothing.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ FASTER = (key.PLUS, key.EQUAL, key.NUM_ADD)
 SLOWER = (key.MINUS, key.UNDERSCORE, key.NUM_SUBTRACT)
 
 KEY_HELP = (
-    ("arrows", "drive the player (up/down throttle, left/right steer)"),
+    ("arrows", "take over the player (up/down throttle, left/right steer)"),
     ("1 2 3", "view model: wide / limited / narrow"),
     ("F  C  O", "toggle flocking / chase / obstacle avoidance"),
     ("space", "pause;  .  single step while paused"),
@@ -103,7 +103,8 @@ class Controls:
 
     @property
     def keyboard_player(self) -> bool:
-        return self.player_control == "keyboard"
+        """The arrows can take the player over (the scene has one, whatever its control)."""
+        return self.player_control is not None
 
     @property
     def pending(self) -> dict[str, object]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from collections import deque
 
-from rigidflock.render.hud import Hud
+from rigidflock.render.hud import STATUS_WIDTH, Hud, fit_text
 
 HUD_INTERVAL = 0.25  # seconds between HUD text updates
 MESSAGE_SECONDS = 4.0  # how long a message stays in the side panel
@@ -51,7 +51,7 @@ class LiveStatus:
     def show(self, hud: Hud, now: float, recording: str | None = None) -> Hud:
         """Keep ``hud`` (built at ``now``) with the recording's file name and the message."""
         if recording is not None:
-            hud.status.append(("REC", recording))
+            hud.status.append(("REC", fit_text(recording, STATUS_WIDTH)))
         if self.message is not None and now < self.message_until:
             hud.notes.append(self.message)
         self.hud, self.time = hud, now

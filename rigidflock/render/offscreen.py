@@ -17,7 +17,7 @@ from rigidflock.render.camera import Camera, fit_camera
 from rigidflock.render.frame import Frame, Overlays, frame_from_sim
 from rigidflock.render.hud import Hud, sim_hud
 from rigidflock.render.layers import Renderer
-from rigidflock.render.png import save_png
+from rigidflock.render.png import save_image
 
 
 class Target:
@@ -150,5 +150,5 @@ def screenshot(
 ) -> np.ndarray:
     """Draw a Simulation's current state with the HUD, save it as PNG at ``path``, return it."""
     image = render_frame(frame_from_sim(sim), size, overlays=overlays, hud=sim_hud(sim))
-    save_png(path, image[..., :3])
+    save_image(path, image[..., :3])
     return image

@@ -20,7 +20,7 @@ from rigidflock.render.frame import Frame, Overlays, frame_from_sim, interpolate
 from rigidflock.render.hud import REPLAY_KEYS, Hud, replay_hud
 from rigidflock.render.input import SPEEDS, toggle_overlay
 from rigidflock.render.offscreen import render_frame
-from rigidflock.render.png import save_png
+from rigidflock.render.png import save_image
 from rigidflock.render.window_base import WindowBase
 from rigidflock.replay.playback import Playback
 
@@ -47,13 +47,13 @@ def replay_screenshot(
         frame_from_sim(view, vectors=vectors), size, overlays=overlays,
         hud=replay_hud(playback, view),
     )  # fmt: skip
-    save_png(path, image[..., :3])
+    save_image(path, image[..., :3])
     return image
 
 
 def timeline_rect(width: int, height: int) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) of the timeline bar in window pixels (right of the side panel)."""
-    x0 = side_panel_width(width) + TIMELINE_MARGIN
+    x0 = side_panel_width(width, height) + TIMELINE_MARGIN
     return (float(x0), float(TIMELINE_MARGIN), float(width - TIMELINE_MARGIN),
             float(TIMELINE_MARGIN + TIMELINE_HEIGHT))  # fmt: skip
 

@@ -141,7 +141,7 @@ class RtsMouse:
 
     def on_mouse_press(self, x, y, button, modifiers) -> None:
         self.viewer.cursor = (x, y)
-        if button != mouse.MIDDLE and x < side_panel_width(self.viewer.window.get_size()[0]):
+        if button != mouse.MIDDLE and x < side_panel_width(*self.viewer.window.get_size()):
             return  # on the side panel: neither selects nor orders
         self._press[button] = (x, y, False)
 

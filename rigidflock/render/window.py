@@ -183,6 +183,7 @@ class Viewer(WindowBase):
                 driving=c.driving,
                 selection=len(self.selection),
                 queued=len(c.queued_orders) + len(c.queued_buildings),
+                interactive=True,
             )
             rec = self.recorder
             st.show(hud, now, rec.path.name if rec is not None else None)
@@ -211,7 +212,10 @@ class Viewer(WindowBase):
     # -- events -------------------------------------------------------------------------------
 
     def on_key_press(self, symbol: int, modifiers: int):
+        was_driving = self.controls.driving
         action = self.controls.key_press(symbol, modifiers, self.sim.rules)
+        if self.controls.driving and not was_driving:
+            self.status.say("arrow keys drive the player now (the scene's control let go)")
         if action == "step":
             self.tick()
         elif action == "record":

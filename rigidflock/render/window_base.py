@@ -22,7 +22,7 @@ from rigidflock.render.frame import Frame, Overlays
 from rigidflock.render.hud import Hud
 from rigidflock.render.layers import Renderer
 from rigidflock.render.offscreen import draw_to_array
-from rigidflock.render.png import save_png
+from rigidflock.render.png import save_image
 
 ZOOM_STEP = 1.15  # zoom factor per wheel notch
 
@@ -108,7 +108,7 @@ class WindowBase:
 
     def save_screenshot(self, path: str | Path | None = None) -> Path:
         path = Path(path) if path is not None else self.screenshot_path()
-        save_png(path, self.capture()[..., :3])
+        save_image(path, self.capture()[..., :3])
         print(f"rigidflock: saved {path}")
         return path
 
@@ -137,8 +137,15 @@ class WindowBase:
         self.draw()
 
     def on_resize(self, width: int, height: int) -> None:
-        panel = side_panel_width(width)
-        self.camera.resize(width, height, (float(panel), 0.0, float(width - panel), float(height)))
+        """Refit the world to the new size: the same world point stays in the middle and the
+        zoom changes by as much as the whole-world fit does (so a fitted view stays fitted,
+        and a zoomed-in one keeps its zoom relative to the fit)."""
+        cam = self.camera
+        before = fit_camera(self.world_size, (cam.width, cam.height)).zoom
+        after = fit_camera(self.world_size, (width, height))
+        panel = side_panel_width(width, height)
+        cam.resize(width, height, (float(panel), 0.0, float(width - panel), float(height)))
+        cam.zoom = cam.zoom * after.zoom / before if before > 0 else after.zoom
 
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y) -> None:
         self.camera.zoom_at((x, y), ZOOM_STEP**scroll_y)

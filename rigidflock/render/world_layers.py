@@ -223,8 +223,9 @@ def ring_parts(f: Frame, px: float, scale, sel) -> list:
 
 
 def arc_parts(f: Frame, arcs: str, selected: int | None) -> tuple[list, list]:
-    """View arcs (``arcs``: "all" or "cursor", the unit ``selected``): (fill, outline) parts;
-    filled only for a few units."""
+    """View arcs (``arcs``: "all" or "cursor", the unit ``selected``): (fill, outline) parts.
+    Only the cursor's unit is filled; every unit's arc ("all") is a faint outline, fainter the
+    more there are, so the world stays readable (a wide view's arc covers most of it)."""
     rows = np.arange(f.n) if arcs == "all" else np.array([], int)
     if arcs == "cursor" and selected is not None:
         rows = np.array([selected])
@@ -232,8 +233,12 @@ def arc_parts(f: Frame, arcs: str, selected: int | None) -> tuple[list, list]:
         return [], []
     segs = 32 if len(rows) <= 1000 else 12
     args = (f.pos[rows], f.angle[rows], f.view.half_angle, f.view.radius[rows], segs)
-    lines = [(G.sector_lines(*args), _rgba(C.ARC))]
-    fill = [(G.sector_triangles(*args), _rgba(C.ARC_FILL))] if len(rows) <= 50 else []
+    color = C.ARC
+    if arcs == "all":
+        alpha = int(np.clip(C.ARC[3] * np.sqrt(4.0 / len(rows)), 24, C.ARC[3]))
+        color = (*C.ARC[:3], alpha)
+    lines = [(G.sector_lines(*args), _rgba(color))]
+    fill = [(G.sector_triangles(*args), _rgba(C.ARC_FILL))] if arcs == "cursor" else []
     return fill, lines
 
 

@@ -11,7 +11,10 @@ last digits. numpy only: no pyglet here.
 
 The static world is the scene's: walls, and the buildings standing at a tick, those of the scene
 plus those its ``[[events]]`` and the recorded commands (``add_buildings``) placed on earlier
-ticks. Move orders (groups, slots, routes) are not rebuilt: that would need the physics run.
+ticks. Move orders (groups, routes, goals, slots) are rebuilt by running the orders' logic over
+the stored states (:mod:`.orders_track`); the view's steering then treats ordered units as the
+live run did. Contacts are running totals from the first stored tick (:meth:`contacts_at`), as
+the live viewer counts them from tick 0.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from rigidflock.model.state import State
 from rigidflock.model.steering.blend import Steerer, Steering
 from rigidflock.model.steering.blend import World as SteeringWorld
 from rigidflock.replay.errors import ReplayError
+from rigidflock.replay.orders_track import OrderTrack
 from rigidflock.replay.reader import ReplayReader
 from rigidflock.sim import Simulation
 from rigidflock.sim.commands import apply_toggles
@@ -44,6 +48,7 @@ class TickView:
     tick: int
     events: dict | None
     buildings: tuple[np.ndarray, ...] = ()  # (K, 2) convex polygons standing at this tick
+    orders: object = None  # the move orders at this tick (rebuilt), None when the run has none
 
     @property
     def box(self):
@@ -75,7 +80,9 @@ class Playback:
             sc.world.bounds == "walls",
         )  # fmt: skip
         skin = float(self.units.length.max()) if self.units.n else 0.0
-        self._steerer = Steerer(self.units, world, skin, defaultdict(float))
+        self.steerer = Steerer(self.units, world, skin, defaultdict(float))
+        self.track = OrderTrack(self)
+        self._contacts: dict[int, np.ndarray] = {}  # chunk index -> totals before it
 
     @property
     def first_tick(self) -> int:
@@ -129,9 +136,42 @@ class Playback:
         tick = min(max(int(tick), self.first_tick), self.last_tick)
         st = self.reader.state(tick)
         rules = self.rules_at(tick)
-        steering = self._steerer(st, rules)
+        orders = self.track.at(tick)
+        if orders is not None:
+            steering = self.track.steering(orders, st, rules)
+            buildings = tuple(np.asarray(b, float) for b in orders.buildings)
+        else:
+            steering = self.steerer(st, rules)
+            buildings = self.buildings_at(tick)
         return TickView(
             self.scene, self.units, self.obstacles, st, steering, rules,
-            self.reader.player_command(tick), tick, self.reader.events(tick),
-            self.buildings_at(tick),
+            self.reader.player_command(tick), tick, self.reader.events(tick), buildings, orders,
         )  # fmt: skip
+
+    KINDS = ("unit", "obstacle", "wall", "player")
+
+    def _tick_contacts(self, tick: int) -> np.ndarray:
+        e = self.reader.events(tick) or {}
+        return np.array([int(e.get(f"{k}_contacts", 0) or 0) for k in self.KINDS], np.int64)
+
+    def contacts_at(self, tick: int) -> tuple[int, int, int, int]:
+        """Running contact totals (unit, obstacle, wall, player) from the first stored tick up to
+        ``tick``: the live viewer's figures (counted from tick 0) when the file starts there."""
+        r = self.reader
+        tick = min(max(int(tick), self.first_tick), self.last_tick)
+        index = r.chunk_index(tick)
+        for i in range(index + 1):
+            if i in self._contacts:
+                continue
+            before = (
+                self._contacts.get(i - 1, np.zeros(4, np.int64)) if i else np.zeros(4, np.int64)
+            )
+            if i:
+                c = r.chunk(i - 1)
+                for t in range(c.first_tick, c.first_tick + c.ticks):
+                    before = before + self._tick_contacts(t)
+            self._contacts[i] = before
+        total = self._contacts[index].copy()
+        for t in range(r.chunk(index).first_tick, tick + 1):
+            total += self._tick_contacts(t)
+        return tuple(int(v) for v in total)

@@ -59,6 +59,16 @@ def flock_link(scene: Scene) -> float:
     return 2.0 * scene.rules.separation_factor * max(lengths)
 
 
+def route_done(sim, group) -> float:
+    """How far along its route an order group is, 0..1: one less the mean distance its members
+    still have to go (0 for those on their slots) over the route's length when ordered."""
+    dist = group.field.dist[sim.orders.grid.cell_of(sim.state.pos[group.members])]
+    left = np.where(group.arrived, 0.0, np.where(np.isfinite(dist), dist, group.route_length))
+    if group.route_length <= 0:
+        return 1.0
+    return float(np.clip(1.0 - left.mean() / group.route_length, 0.0, 1.0))
+
+
 def run_scene(
     scene: Scene,
     ticks: int,
@@ -125,6 +135,8 @@ def run_scene(
     summary = acc.summary(sim.units.has_player)
     if sim.scene.orders or sim.orders.groups:
         summary["orders"] = sim.orders.summary()
+        for row, g in zip(summary["orders"], sim.orders.groups.values(), strict=True):
+            row["route_done"] = route_done(sim, g)
         summary["route_searches"] = sim.orders.searches
         summary["route_search_seconds"] = sim.orders.search_seconds
     result = RunResult(scene, sim.seed, ticks, sim.units.n_ai, wall, summary)

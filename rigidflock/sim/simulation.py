@@ -27,6 +27,7 @@ from rigidflock.model.steering.blend import World as SteeringWorld
 from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
+from rigidflock.scenes import resolve_scene
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles
 
 __all__ = ["Simulation"]
@@ -43,8 +44,9 @@ class Simulation:
         seed: int | None = None,
         neighbour_skin: float | None = None,
     ):
-        # a path is read like `rigidflock run` reads it (SceneError for a bad file)
-        self.scene = scene if isinstance(scene, Scene) else load_scene(scene)
+        # a path (or a bundled scene's name) is read like `rigidflock run` reads it (SceneError
+        # for a bad file)
+        self.scene = scene if isinstance(scene, Scene) else load_scene(resolve_scene(scene))
         self.seed = self.scene.seed if seed is None else int(seed)
         # Neighbour reuse margin (world units); results do not depend on it, only speed does.
         self.neighbour_skin = neighbour_skin

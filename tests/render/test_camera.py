@@ -24,7 +24,17 @@ def test_camera_round_trip_zoom_at_cursor_and_fit():
     np.testing.assert_allclose((m @ [*p, 0, 1])[:2], cam.world_to_screen(p))
 
 
-def test_camera_without_a_panel_on_a_small_screen():
-    cam = fit_camera((100.0, 100.0), (400, 400))
+def test_camera_without_a_panel():
+    cam = fit_camera((100.0, 100.0), (400, 400), panel=False)
     np.testing.assert_allclose(cam.world_to_screen((50.0, 50.0)), (200.0, 200.0))
     assert Camera(10, 10).zoom == 1.0
+
+
+def test_the_panel_scales_with_a_small_picture():
+    from rigidflock.render.camera import side_panel_width
+
+    assert side_panel_width(1280, 800) == 250 and side_panel_width(1920, 1080) == 250
+    assert side_panel_width(640, 400) == 150  # never below 0.6 of it: text stays legible
+    cam = fit_camera((100.0, 100.0), (640, 400))
+    x, _ = cam.world_to_screen((0.0, 0.0))
+    assert x >= 150  # the world right of the panel, not under it

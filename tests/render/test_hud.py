@@ -25,12 +25,16 @@ def test_live_and_replay_status_agree_on_the_same_tick(tmp_path):
     with Recorder(path, sim) as rec:
         for _ in range(30):
             rec.record(None, sim.step())
-    live = dict(sim_hud(sim, speed=2.0, paused=True).status)
+    live_hud = sim_hud(sim, speed=2.0, paused=True, interactive=True)
+    live = dict(live_hud.status)
     with ReplayReader(path) as r:
         hud = replay_hud(Playback(r), Playback(r).view(30), speed=2.0, paused=True, keys=True)
     stored = dict(hud.status)
-    for name in ("speed", "units", "leaders", "view", "rules", "contacts", ""):
+    for name in ("speed", "units", "leaders", "view", "rules", "contacts"):
         assert live[name] == stored[name], name
+    # the contact figures: running totals in both, the same numbers
+    assert live_hud.status[-3:] == hud.status[-3:]
+    assert hud.status[-3][1] == "so far"
     assert live["tick"] == "30" and stored["tick"] == "30 / 30"
     assert live["player"].split(" u/s")[0] == stored["player"].split(" u/s")[0]
     assert live["speed"] == "x2  PAUSED"
@@ -54,6 +58,11 @@ def test_status_rows_order():
         "orders",
         "contacts",
         "",
+        "",
     ]
-    assert rows[-2:] == [("contacts", "unit 1  obst 2"), ("", "wall 3  player 4")]
+    assert rows[-3:] == [
+        ("contacts", "so far"),
+        ("", "unit 1  obst 2"),
+        ("", "wall 3  player 4"),
+    ]
     assert rows[5][1].endswith(" u/s x")

@@ -17,8 +17,12 @@ def test_controls_map_keys_to_commands_without_a_window():
     assert c.command({}).toggles == (("flocking", False), ("view", "limited"))
     assert c.command({}).toggles == ()
     waypoints = Controls("waypoints")
-    waypoints.key_press(key.UP, 0, rules)
     assert waypoints.command({key.UP: True}).throttle is None  # the scene's control drives
+    waypoints.key_press(key.UP, 0, rules)  # until an arrow takes the player over, any control
+    assert waypoints.command({key.UP: True}).throttle == 1.0
+    nobody = Controls(None)  # no player: the arrows do nothing
+    nobody.key_press(key.UP, 0, rules)
+    assert nobody.command({key.UP: True}).throttle is None
     assert c.key_press(key.ESCAPE, 0, rules) == "quit"
     assert c.key_press(key.PERIOD, 0, rules) is None  # single step only while paused
     c.key_press(key.SPACE, 0, rules)

@@ -1,0 +1,100 @@
+"""The scenes that ship with rigidflock (``*.toml`` package data beside this module), and the one
+place a scene argument is turned into a file: :func:`resolve_scene`.
+
+A scene argument is a path when such a file exists, else the name of a bundled scene, with or
+without ``.toml``::
+
+    >>> bundled_scene("aidemo4").name
+    'aidemo4.toml'
+    >>> "rts_doorway" in bundled_names()
+    True
+
+Standard library only (no rigidflock imports): the scene reader and the command line both sit
+above it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+__all__ = [
+    "BundledScene",
+    "bundled_names",
+    "bundled_scene",
+    "bundled_scenes",
+    "resolve_scene",
+]
+
+
+def _folder() -> Path:
+    # a regular (non-zipped) install: the package folder is a real directory
+    return Path(str(resources.files(__name__)))
+
+
+def bundled_names() -> list[str]:
+    """The bundled scenes' names (file stems), sorted."""
+    return sorted(p.stem for p in _folder().glob("*.toml"))
+
+
+def bundled_scene(name: str) -> Path | None:
+    """The file of the bundled scene ``name`` (``"aidemo4"`` or ``"aidemo4.toml"``), or None."""
+    stem = name[:-5] if name.endswith(".toml") else name
+    if not stem or "/" in stem or os.sep in stem or stem.startswith("."):
+        return None
+    path = _folder() / f"{stem}.toml"
+    return path if path.is_file() else None
+
+
+def resolve_scene(arg: str | os.PathLike) -> Path:
+    """The scene file for a command-line argument: ``arg`` itself when it exists (or names a
+    folder, or is not a bundled name: the reader then reports it), else the bundled scene of
+    that name."""
+    path = Path(arg)
+    if path.exists():
+        return path
+    found = bundled_scene(str(arg))
+    return found if found is not None else path
+
+
+def is_missing(arg: str | os.PathLike) -> bool:
+    """Neither a file nor a bundled scene's name."""
+    return not Path(arg).exists() and bundled_scene(str(arg)) is None
+
+
+@dataclass(frozen=True)
+class BundledScene:
+    name: str  # file stem: what `rigidflock run NAME` takes
+    path: Path
+    title: str  # the scene's own ``name``
+    about: str  # the first line of its leading comment, if any
+
+
+def _about(text: str, width: int = 90) -> str:
+    """The first sentence of the file's leading comment, cut to ``width`` at a word."""
+    lines = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line.lstrip("#").strip())
+    first = " ".join(lines).split(". ")[0].rstrip(".")
+    if len(first) > width:
+        first = first[: width - 3].rsplit(" ", 1)[0] + "..."
+    return first
+
+
+def bundled_scenes() -> list[BundledScene]:
+    """Every bundled scene with its title and one line about it."""
+    out = []
+    for name in bundled_names():
+        path = _folder() / f"{name}.toml"
+        text = path.read_text(encoding="utf-8")
+        try:
+            title = str(tomllib.loads(text).get("name", ""))
+        except tomllib.TOMLDecodeError:
+            title = ""
+        out.append(BundledScene(name, path, title, _about(text)))
+    return out

@@ -1,0 +1,82 @@
+"""Scenes travel with the package: listed, copied out, and taken by name wherever a scene is."""
+
+import pytest
+
+from rigidflock import Simulation, bundled_scene
+from rigidflock.cli import main
+from rigidflock.scenes import bundled_names, bundled_scenes, resolve_scene
+from tests.conftest import ROOT
+
+
+def test_the_top_level_scenes_folder_is_the_package_one():
+    assert (ROOT / "scenes").resolve() == (ROOT / "rigidflock" / "scenes").resolve()
+    assert {p.stem for p in (ROOT / "scenes").glob("*.toml")} == set(bundled_names())
+
+
+def test_package_data_declares_the_scenes():
+    text = (ROOT / "pyproject.toml").read_text()
+    assert '"rigidflock.scenes" = ["*.toml"]' in text
+
+
+def test_names_resolve_with_or_without_the_extension():
+    assert bundled_scene("aidemo4") == bundled_scene("aidemo4.toml")
+    assert bundled_scene("aidemo4").is_file()
+    assert bundled_scene("../aidemo4") is None and bundled_scene("nope") is None
+
+
+def test_an_existing_file_wins_over_a_bundled_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert resolve_scene("aidemo4") == bundled_scene("aidemo4")
+    (tmp_path / "aidemo4.toml").write_text("[[groups]]\ncount = 2\n")
+    assert resolve_scene("aidemo4.toml").resolve() == (tmp_path / "aidemo4.toml").resolve()
+
+
+def test_run_and_simulation_take_a_bundled_name(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "aidemo4", "--ticks", "3", "--quiet"]) == 0
+    assert main(["check", "rts_doorway.toml"]) == 0
+    assert Simulation("forest", seed=2).units.n_ai == 40
+
+
+def test_an_unknown_name_is_one_clear_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "aidemo5"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no such file, nor a bundled scene" in err[0]
+
+
+def test_scenes_lists_every_bundled_scene_with_a_line_about_it(capsys):
+    assert main(["scenes"]) == 0
+    out = capsys.readouterr().out
+    for s in bundled_scenes():
+        assert s.name in out
+    assert "AI for Game Developers" in out
+
+
+def test_scenes_copy_copies_and_never_overwrites(tmp_path, capsys):
+    assert main(["scenes", "copy", "aidemo4", str(tmp_path)]) == 0
+    copied = tmp_path / "aidemo4.toml"
+    assert copied.read_text() == bundled_scene("aidemo4").read_text()
+    copied.write_text("# mine\n")
+    capsys.readouterr()
+    assert main(["scenes", "copy", "aidemo4", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "already exists" in err and copied.read_text() == "# mine\n"
+    assert main(["scenes", "copy", "aidemo4", str(tmp_path / "mine.toml")]) == 0
+    assert main(["scenes", "copy", "nope", str(tmp_path)]) == 2
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_the_scenes(tmp_path):
+    import subprocess
+    import sys
+    import zipfile
+
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        check=True,
+    )
+    (wheel,) = tmp_path.glob("rigidflock-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    for stem in bundled_names():
+        assert f"rigidflock/scenes/{stem}.toml" in names

@@ -1,0 +1,43 @@
+"""The first run says it compiles, compiles before the clock, and its summary is honest; an RTS
+run that ends early says how far along it is."""
+
+from rigidflock import Simulation
+from rigidflock.cli import main
+from rigidflock.runs import warmup
+
+
+def test_kernels_cold_looks_for_numba_index_files(monkeypatch):
+    Simulation("aidemo4").step()  # cached now (the test run compiled them)
+    assert not warmup.kernels_cold()
+    monkeypatch.setattr(warmup, "KERNEL_MODULES", ("rigidflock.outputs",))  # never compiled
+    assert warmup.kernels_cold()
+
+
+def test_a_cold_cache_is_announced_and_compiled_before_the_run(monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(warmup, "kernels_cold", lambda: True)
+    real = warmup.warm_up
+
+    def spy(scene, ticks=2):
+        calls.append(scene.name)
+        return real(scene, ticks)
+
+    monkeypatch.setattr(warmup, "warm_up", spy)
+    assert main(["run", "aidemo4", "--ticks", "5"]) == 0
+    out, err = capsys.readouterr()
+    assert calls == ["AIDemo4"]
+    assert "compiling the simulation kernels" in err and err.count("\n") == 1
+    assert "5 ticks in" in out and "of it compiling kernels" in out and "the command" in out
+
+
+def test_a_warm_cache_says_nothing(capsys):
+    assert main(["run", "aidemo4", "--ticks", "5"]) == 0
+    out, err = capsys.readouterr()
+    assert "compiling" not in err + out
+
+
+def test_an_order_still_under_way_is_still_moving_not_a_failure(capsys):
+    assert main(["run", "rts_doorway", "--ticks", "400"]) == 0
+    out = capsys.readouterr().out
+    assert "not all" not in out
+    assert "still moving" in out and "% of the route" in out
