@@ -22,7 +22,12 @@ from rigidflock.cli.args import (
 def _add_run(sub) -> None:
     r = sub.add_parser("run", help="run a scene headless and print a summary")
     scene_args(r)
-    r.add_argument("--ticks", type=positive_int, default=1800, help="ticks to run (default 1800)")
+    r.add_argument(
+        "--ticks",
+        type=positive_int,
+        default=None,
+        help="ticks to run (default: the scene's [run] ticks, 1800 unless it says)",
+    )
     r.add_argument("--seed", type=seed, default=None, help="override the scene's seed")
     r.add_argument("--metrics", metavar="FILE.json", help="write the run's metrics as JSON")
     r.add_argument("--trace", metavar="FILE.csv", help="write per-unit states as CSV")
@@ -165,7 +170,11 @@ def _add_bench(sub) -> None:
 
 def _add_check(sub) -> None:
     c = sub.add_parser("check", help="validate scene files and report every error")
-    c.add_argument("scenes", nargs="+", help="scene files (or bundled scenes' names)")
+    c.add_argument("scenes", nargs="*", help="scene files (or bundled scenes' names)")
+    c.add_argument(
+        "--keys", action="store_true", help="print every scene key: type, default, limits, meaning"
+    )
+    c.add_argument("--markdown", action="store_true", help="with --keys: as docs/scenes.md")
     c.set_defaults(func=run.cmd_check)
 
 

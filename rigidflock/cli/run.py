@@ -19,6 +19,13 @@ from rigidflock.scene import SceneError, load_scene
 
 
 def cmd_check(args) -> int:
+    if args.keys:
+        from rigidflock.scene.reference_doc import markdown, text
+
+        print(markdown() if args.markdown else text(), end="\n" if not args.markdown else "")
+        return EXIT_OK
+    if args.markdown or not args.scenes:
+        raise UsageError("rigidflock check: give scene files, or --keys [--markdown]")
     status = EXIT_OK
     for path in args.scenes:
         try:
@@ -112,11 +119,12 @@ def cmd_run(args) -> int:
     if args.record:
         check_writable(args.record, "--record")
     compiling = compile_kernels(scene, args.quiet)
+    ticks = scene.run.ticks if args.ticks is None else args.ticks
     try:
-        with progress_bar(args.ticks, "tick", not args.quiet and sys.stdout.isatty()) as bar:
+        with progress_bar(ticks, "tick", not args.quiet and sys.stdout.isatty()) as bar:
             result = run_scene(
                 scene,
-                args.ticks,
+                ticks,
                 seed=args.seed,
                 metrics_path=args.metrics,
                 trace_path=args.trace,

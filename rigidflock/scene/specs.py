@@ -253,9 +253,7 @@ class EventSpec:
 
 @dataclass(frozen=True)
 class RunSpec:
-    ticks: int = key(
-        1800, ge=1, help="ticks `rigidflock run` and sweeps run when --ticks is not given"
-    )
+    ticks: int = key(1800, ge=1, help="ticks `rigidflock run` runs when --ticks is not given")
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,7 @@ def test_registered_and_made_with_options():
     assert env.unwrapped.scene.name == "walls"
     obs, _ = env.reset(seed=0)
     assert env.observation_space.contains(obs)
-    assert bundled_scene() == ROOT / "scenes" / "aidemo4.toml"
+    assert bundled_scene().resolve() == (ROOT / "scenes" / "aidemo4.toml").resolve()
 
 
 def test_scene_without_player_is_refused(scene_from):
