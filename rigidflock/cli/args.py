@@ -83,14 +83,16 @@ def scene_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "scene", help="scene file (TOML), or a bundled scene's name (rigidflock scenes lists them)"
     )
-    p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="PATH=VALUE",
-        help="change a scene key, e.g. --set rules.weights.cohesion=2 --set groups[0].count=200 "
+    set_arg(
+        p,
+        "change a scene key, e.g. --set rules.weights.cohesion=2 --set groups[0].count=200 "
         "(validated like the file; recordings store the changed scene)",
     )
+
+
+def set_arg(p: argparse.ArgumentParser, help: str) -> None:
+    """``--set PATH=VALUE``, as often as wanted (scene.overrides reads them)."""
+    p.add_argument("--set", action="append", default=[], metavar="PATH=VALUE", help=help)
 
 
 def scene_path(arg: str):

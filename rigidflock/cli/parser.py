@@ -14,6 +14,7 @@ from rigidflock.cli.args import (
     record_args,
     scene_args,
     seed,
+    set_arg,
     size,
     unit_list,
 )
@@ -184,13 +185,7 @@ def _add_sweep(sub) -> None:
     s.add_argument(
         "-o", "--out", metavar="FILE.csv", help="row file (default: the sweep's name, .csv, here)"
     )
-    s.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="PATH=VALUE",
-        help="change a key of the base scene for every run, e.g. --set rules.chase=false",
-    )
+    set_arg(s, "change a key of the base scene for every run, e.g. --set rules.chase=false")
     s.add_argument(
         "--workers", type=positive_int, default=None, metavar="N",
         help="local worker processes (default: the core count; 1: in this process)",
