@@ -81,6 +81,11 @@ def fps(text: str) -> float:
 
 def scene_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("scene", help="scene file (TOML)")
+    scene_options(p)
+
+
+def scene_options(p: argparse.ArgumentParser) -> None:
+    """--set and --memory-budget: what changes a scene, or what it may take."""
     p.add_argument(
         "--set",
         action="append",
@@ -89,16 +94,40 @@ def scene_args(p: argparse.ArgumentParser) -> None:
         help="change a scene key, e.g. --set rules.weights.cohesion=2 --set groups[0].count=200 "
         "(validated like the file; recordings store the changed scene)",
     )
+    budget_arg(p)
 
 
-def load(args):
-    """The scene of ``args.scene`` with ``args.set`` applied; warnings go to stderr."""
+def memory_budget(text: str) -> int:
+    """An argparse type: a size such as 8G or 512M (rigidflock.scene.budget.parse_size)."""
+    from rigidflock.scene.budget import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def budget_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--memory-budget", type=memory_budget, default=None, metavar="SIZE",
+        help="refuse scenes estimated to need more memory than SIZE (e.g. 8G; default 4G or "
+        "$RIGIDFLOCK_MEMORY_BUDGET; never more than the machine has)",
+    )  # fmt: skip
+
+
+def load(args, path=None):
+    """The scene of ``args.scene`` (or ``path``) with ``args.set`` applied, after every check
+    that can refuse it before the run (rigidflock.scene.budget.check_runs: memory, obstacle
+    field); warnings go to stderr."""
     import sys
 
     from rigidflock.scene import load_scene
+    from rigidflock.scene.budget import check_runs
     from rigidflock.scene.overrides import apply_overrides
 
-    scene = apply_overrides(load_scene(args.scene), args.set)
+    scene = apply_overrides(load_scene(args.scene if path is None else path), args.set)
+    record = bool(getattr(args, "record", None))
+    check_runs(scene, getattr(args, "seed", None), record, getattr(args, "memory_budget", None))
     for line in scene.warnings:
         print(f"warning: {line}", file=sys.stderr)
     return scene

@@ -13,6 +13,7 @@ from rigidflock.cli.args import (
     positive_int,
     record_args,
     scene_args,
+    scene_options,
     seed,
     size,
     unit_list,
@@ -154,6 +155,11 @@ def _add_bench(sub) -> None:
 def _add_check(sub) -> None:
     c = sub.add_parser("check", help="validate scene files and report every error")
     c.add_argument("scenes", nargs="+", help="scene files")
+    scene_options(c)
+    c.add_argument(
+        "--seed", type=seed, default=None, help="place the obstacle field as run --seed would"
+    )
+    c.add_argument("--record", action="store_true", help="count the replay buffers of --record")
     c.set_defaults(func=run.cmd_check)
 
 

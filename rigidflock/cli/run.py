@@ -14,21 +14,21 @@ from rigidflock.cli.args import (
 )
 from rigidflock.cli.progress import progress_bar
 from rigidflock.outputs import check_writable
-from rigidflock.scene import SceneError, load_scene
+from rigidflock.scene import SceneError
 
 
 def cmd_check(args) -> int:
+    """Every step that can refuse a scene before ``run`` starts (the same as ``run``'s: reading,
+    ``--set``, the memory estimate, the obstacle field placement with ``--seed``)."""
     status = EXIT_OK
     for path in args.scenes:
         try:
-            scene = load_scene(path)
+            scene = load(args, path)
         except SceneError as e:
             for line in e.errors:
                 print(line, file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
-        for line in scene.warnings:
-            print(f"warning: {line}", file=sys.stderr)
         print(f"{path}: ok ({scene.unit_count} units, {len(scene.groups)} groups)")
     return status
 
