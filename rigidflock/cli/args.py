@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_DAMAGED = 3  # verify: the readable part matches, but the file is damaged or cut short
 
 
 class UsageError(Exception):

@@ -100,7 +100,13 @@ def _add_replay(sub) -> None:
 
 
 def _add_verify(sub) -> None:
-    vf = sub.add_parser("verify", help="re-simulate a replay and compare every stored tick")
+    vf = sub.add_parser(
+        "verify",
+        help="re-simulate a replay and compare every stored tick",
+        description="Re-simulate a replay and compare every stored tick. Exit status: 0 "
+        "identical, 1 a difference, 2 not a readable replay, 3 damaged or cut short (the "
+        "readable part is identical).",
+    )
     vf.add_argument("file", help="replay file")
     vf.add_argument("--quiet", action="store_true", help="no progress bar")
     vf.set_defaults(func=replay.cmd_verify)

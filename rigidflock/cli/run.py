@@ -135,8 +135,9 @@ def cmd_view(args) -> int:
 
     if backend.HEADLESS:
         print(
-            f"rigidflock: {args.scene}: no display to open a window on "
-            "(DISPLAY is not set); use --screenshot FILE.png [--ticks N]",
+            f"rigidflock: {args.scene}: the window needs a display "
+            f"({backend.no_display_reason() or 'headless mode'}); use --screenshot FILE.png "
+            "[--ticks N]",
             file=sys.stderr,
         )
         return EXIT_FAILED
