@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import sys
+import warnings
 
 from rigidflock.cli.args import EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_FAILED, EXIT_OK, UsageError
 from rigidflock.cli.parser import build_parser
@@ -49,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
     debug = "--debug" in argv
+    if not debug:  # a non-finite state is reported in one line (exit 1), not as numpy warnings
+        warnings.simplefilter("ignore", RuntimeWarning)
     try:
         with interrupt_signals() as received:
             args = parser.parse_args(argv)

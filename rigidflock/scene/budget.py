@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from rigidflock.scene.errors import SceneError
 from rigidflock.scene.generation import check_generation
 from rigidflock.scene.specs import Scene
+from rigidflock.scene.stability import check_stability
 
 DEFAULT_BUDGET = 4 << 30
 BUDGET_ENV = "RIGIDFLOCK_MEMORY_BUDGET"
@@ -182,7 +183,9 @@ def check_budget(scene: Scene, record: bool = False, budget: int | None = None) 
 def check_runs(
     scene: Scene, seed: int | None = None, record: bool = False, budget: int | None = None
 ) -> None:
-    """Every step that can refuse ``scene`` before a run starts: the memory estimate, then the
+    """Every step that can refuse ``scene`` before a run starts: physics that can run
+    (:mod:`rigidflock.scene.stability`), the memory estimate, then the
     obstacle field placement with ``seed`` (default: the scene's). Raises :class:`SceneError`."""
+    check_stability(scene)
     check_budget(scene, record, budget)
     check_generation(scene, seed)
