@@ -1,21 +1,49 @@
 """The ``rigidflock`` command line.
 
 Exit status: 0 success, 1 a run that failed or a verification that found a difference, 2 bad
-input (usage, scene, replay file, output path). Errors are one line each on stderr; ``--debug``
+input (usage, scene, replay file, output path), 3 ``verify`` of a damaged or cut-short replay whose
+readable part matches, 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP: outputs finished or removed,
+a recording closed at its last complete chunk). Errors are one line each on stderr; ``--debug``
 shows the traceback instead.
 """
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import warnings
 
-from rigidflock.cli.args import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, UsageError
+from rigidflock.cli.args import EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_FAILED, EXIT_OK, UsageError
 from rigidflock.cli.parser import build_parser
 from rigidflock.outputs import OutputError
 from rigidflock.replay import ReplayError
 from rigidflock.scene import SceneError
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_OK", "build_parser", "main"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_DAMAGED", "EXIT_FAILED", "EXIT_OK", "build_parser", "main"]
+
+
+@contextlib.contextmanager
+def interrupt_signals():
+    """SIGTERM and SIGHUP (what ``timeout``, ``kill`` and batch schedulers send, and a closed
+    terminal) raise KeyboardInterrupt like Ctrl-C, so outputs are finished or removed and a
+    recording is closed at its last complete chunk. Yields the list the signal number goes in."""
+    received: list[int] = []
+
+    def interrupt(signum, frame):
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    old = {}
+    for sig in wanted:
+        with contextlib.suppress(ValueError, OSError):  # not the main thread: leave them be
+            old[sig] = signal.signal(sig, interrupt)
+    try:
+        yield received
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,12 +53,16 @@ def main(argv: list[str] | None = None) -> int:
     if not argv:
         parser.print_help()
         return EXIT_OK
+    if not debug:  # a non-finite state is reported in one line (exit 1), not as numpy warnings
+        warnings.simplefilter("ignore", RuntimeWarning)
+    received: list[int] = []
     try:
-        args = parser.parse_args(argv)
-        if args.command is None:  # only global flags
-            parser.print_help()
-            return EXIT_OK
-        return args.func(args)
+        with interrupt_signals() as received:
+            args = parser.parse_args(argv)
+            if args.command is None:  # only global flags
+                parser.print_help()
+                return EXIT_OK
+            return args.func(args)
     except SystemExit as e:  # --help, --version
         return EXIT_OK if e.code is None else int(e.code)
     except UsageError as e:
@@ -48,8 +80,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rigidflock: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("rigidflock: interrupted", file=sys.stderr)
-        return 130
+        signum = received[0] if received else signal.SIGINT
+        print(f"rigidflock: interrupted ({signal.Signals(signum).name})", file=sys.stderr)
+        return 128 + signum
     except Exception as e:  # a bug: still one line unless --debug
         if debug:
             raise

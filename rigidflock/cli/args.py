@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_DAMAGED = 3  # verify: the readable part matches, but the file is damaged or cut short
 
 
 class UsageError(Exception):
@@ -83,11 +84,17 @@ def scene_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "scene", help="scene file (TOML), or a bundled scene's name (rigidflock scenes lists them)"
     )
+    scene_options(p)
+
+
+def scene_options(p: argparse.ArgumentParser) -> None:
+    """--set and --memory-budget: what changes a scene, or what it may take."""
     set_arg(
         p,
         "change a scene key, e.g. --set rules.weights.cohesion=2 --set groups[0].count=200 "
         "(validated like the file; recordings store the changed scene)",
     )
+    budget_arg(p)
 
 
 def set_arg(p: argparse.ArgumentParser, help: str) -> None:
@@ -110,15 +117,38 @@ def scene_path(arg: str):
     return resolve_scene(arg)
 
 
-def load(args):
-    """The scene of ``args.scene`` (a file or a bundled scene's name) with ``args.set`` applied;
-    warnings go to stderr. The one place the command line reads a scene."""
+def memory_budget(text: str) -> int:
+    """An argparse type: a size such as 8G or 512M (rigidflock.scene.budget.parse_size)."""
+    from rigidflock.scene.budget import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def budget_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--memory-budget", type=memory_budget, default=None, metavar="SIZE",
+        help="refuse scenes estimated to need more memory than SIZE (e.g. 8G; default 4G or "
+        "$RIGIDFLOCK_MEMORY_BUDGET; never more than the machine has)",
+    )  # fmt: skip
+
+
+def load(args, path=None):
+    """The scene of ``args.scene`` (or ``path``; a file or a bundled scene's name) with
+    ``args.set`` applied, after every check that can refuse it before the run
+    (rigidflock.scene.budget.check_runs: stability, memory, obstacle field); warnings go to
+    stderr. The one place the command line reads a scene."""
     import sys
 
     from rigidflock.scene import load_scene
+    from rigidflock.scene.budget import check_runs
     from rigidflock.scene.overrides import apply_overrides
 
-    scene = apply_overrides(load_scene(scene_path(args.scene)), args.set)
+    scene = apply_overrides(load_scene(scene_path(args.scene if path is None else path)), args.set)
+    record = bool(getattr(args, "record", None))
+    check_runs(scene, getattr(args, "seed", None), record, getattr(args, "memory_budget", None))
     for line in scene.warnings:
         print(f"warning: {line}", file=sys.stderr)
     return scene

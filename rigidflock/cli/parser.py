@@ -13,6 +13,7 @@ from rigidflock.cli.args import (
     positive_int,
     record_args,
     scene_args,
+    scene_options,
     seed,
     set_arg,
     size,
@@ -106,7 +107,13 @@ def _add_replay(sub) -> None:
 
 
 def _add_verify(sub) -> None:
-    vf = sub.add_parser("verify", help="re-simulate a replay and compare every stored tick")
+    vf = sub.add_parser(
+        "verify",
+        help="re-simulate a replay and compare every stored tick",
+        description="Re-simulate a replay and compare every stored tick. Exit status: 0 "
+        "identical, 1 a difference, 2 not a readable replay, 3 damaged or cut short (the "
+        "readable part is identical).",
+    )
     vf.add_argument("file", help="replay file")
     vf.add_argument("--quiet", action="store_true", help="no progress bar")
     vf.set_defaults(func=replay.cmd_verify)
@@ -172,6 +179,11 @@ def _add_bench(sub) -> None:
 def _add_check(sub) -> None:
     c = sub.add_parser("check", help="validate scene files and report every error")
     c.add_argument("scenes", nargs="*", help="scene files (or bundled scenes' names)")
+    scene_options(c)
+    c.add_argument(
+        "--seed", type=seed, default=None, help="place the obstacle field as run --seed would"
+    )
+    c.add_argument("--record", action="store_true", help="count the replay buffers of --record")
     c.add_argument(
         "--keys", action="store_true", help="print every scene key: type, default, limits, meaning"
     )

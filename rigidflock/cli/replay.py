@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from rigidflock.cli.args import EXIT_FAILED, EXIT_OK, UsageError
+from rigidflock.cli.args import EXIT_DAMAGED, EXIT_FAILED, EXIT_OK, UsageError
 from rigidflock.cli.progress import progress_bar
 from rigidflock.outputs import check_writable
 from rigidflock.replay import ReplayError
@@ -52,7 +52,8 @@ def cmd_replay(args) -> int:
 
         if backend.HEADLESS:
             print(
-                f"rigidflock: {args.file}: no display to open a window on (DISPLAY is not set); "
+                f"rigidflock: {args.file}: the window needs a display "
+                f"({backend.no_display_reason() or 'headless mode'}); "
                 "use --screenshot-at TICK FILE.png, --info or rigidflock export",
                 file=sys.stderr,
             )
@@ -84,6 +85,12 @@ def cmd_verify(args) -> int:
             f"rigidflock: {args.file}: differs at {result.difference.describe()}", file=sys.stderr
         )
         return EXIT_FAILED
+    if not result.complete:  # a script must not take a damaged recording for a good one
+        print(
+            f"{args.file}: damaged or cut short: the readable {result.ticks_checked} ticks are "
+            f"identical ({reader.precision} precision)"
+        )
+        return EXIT_DAMAGED
     print(
         f"{args.file}: identical: {result.ticks_checked} ticks re-simulated "
         f"({reader.precision} precision)"

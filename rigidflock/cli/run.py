@@ -11,32 +11,32 @@ from rigidflock.cli.args import (
     UsageError,
     load,
     record_precision,
-    scene_path,
 )
 from rigidflock.cli.progress import progress_bar
 from rigidflock.outputs import check_writable
-from rigidflock.scene import SceneError, load_scene
+from rigidflock.scene import SceneError
 
 
 def cmd_check(args) -> int:
+    """Every step that can refuse a scene before ``run`` starts (the same as ``run``'s: reading,
+    ``--set``, the memory estimate, the obstacle field placement with ``--seed``); or, with
+    ``--keys``, the scene key reference."""
     if args.keys:
         from rigidflock.scene.reference_doc import markdown, text
 
-        print(markdown() if args.markdown else text(), end="\n" if not args.markdown else "")
+        print(markdown() if args.markdown else text(), end="" if args.markdown else "\n")
         return EXIT_OK
     if args.markdown or not args.scenes:
         raise UsageError("rigidflock check: give scene files, or --keys [--markdown]")
     status = EXIT_OK
     for path in args.scenes:
         try:
-            scene = load_scene(scene_path(path))
+            scene = load(args, path)
         except SceneError as e:
             for line in e.errors:
                 print(line, file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
-        for line in scene.warnings:
-            print(f"warning: {line}", file=sys.stderr)
         print(f"{path}: ok ({scene.unit_count} units, {len(scene.groups)} groups)")
     return status
 
@@ -182,8 +182,9 @@ def cmd_view(args) -> int:
 
     if backend.HEADLESS:
         print(
-            f"rigidflock: {args.scene}: no display to open a window on "
-            "(DISPLAY is not set); use --screenshot FILE.png [--ticks N]",
+            f"rigidflock: {args.scene}: the window needs a display "
+            f"({backend.no_display_reason() or 'headless mode'}); use --screenshot FILE.png "
+            "[--ticks N]",
             file=sys.stderr,
         )
         return EXIT_FAILED

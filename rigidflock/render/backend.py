@@ -1,4 +1,5 @@
-"""pyglet, set up once: headless (EGL) when there is no display, no per-call GL error checks.
+"""pyglet, set up once: headless (EGL) when there is no display (or an unreachable one), no
+per-call GL error checks.
 
 Every module of this package that needs pyglet's window or GL imports it from here, so the options
 are set before ``pyglet.window`` and ``pyglet.gl`` are first imported (pyglet reads them then).
@@ -13,11 +14,49 @@ import sys
 import pyglet
 
 
+def _x_display_reachable(display: str) -> bool:
+    """Whether the X server of ``display`` (``:0``, ``host:1.0``, ``unix:2``) accepts a
+    connection within half a second: a stale DISPLAY (an SSH session gone, a bogus ``:99``) must
+    not stop offscreen rendering, which needs no display."""
+    import socket
+
+    host, _, rest = display.rpartition(":")
+    number = rest.split(".")[0]
+    if not number.isdigit():
+        return False
+    try:
+        if host in ("", "unix") or host.startswith("/"):
+            path = host if host.startswith("/") else f"/tmp/.X11-unix/X{number}"
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                s.settimeout(0.5)
+                s.connect(path)
+        else:
+            with socket.create_connection((host, 6000 + int(number)), timeout=0.5):
+                pass
+    except OSError:
+        return False
+    return True
+
+
+def no_display_reason() -> str | None:
+    """Why no window can open here ("DISPLAY is not set", "DISPLAY :99 cannot be reached"), or
+    None when one can (or when not on Linux, where there is nothing to check)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    display = os.environ.get("DISPLAY", "")
+    if not display:
+        return "DISPLAY is not set"
+    if not display.startswith("/private/") and not _x_display_reachable(display):
+        return f"DISPLAY {display[:40]} cannot be reached"
+    return None
+
+
 def wants_headless() -> bool:
-    """True when no window system is reachable (Linux without ``DISPLAY``) or when forced."""
+    """True when no window system is reachable (Linux without a ``DISPLAY``, or with one that
+    cannot be reached) or when forced."""
     if os.environ.get("RIGIDFLOCK_HEADLESS", "") not in ("", "0"):
         return True
-    return sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
+    return no_display_reason() is not None
 
 
 if "pyglet.window" not in sys.modules:  # options only take effect before the first import

@@ -40,7 +40,9 @@ class Key:
     help: str
     gt: float | None = None
     ge: float | None = None
-    le: float | None = None
+    le: float | None = None  # the upper limit of what the key means (a throttle <= 1)
+    most: float | None = None  # the upper limit of what can run (physics, memory, time)
+    max_items: int | None = None  # the longest array ("points", "tables", "ids", "script")
     choices: tuple[str, ...] | None = None
     required: bool = False
     spec: type | None = None  # the dataclass of a "table"/"tables" key
@@ -111,6 +113,11 @@ def declared(cls) -> list[tuple[dataclasses.Field, Key]]:
         if f.metadata["key"] is not None:
             out.append((f, f.metadata["key"]))
     return out
+
+
+def key_of(cls, name: str) -> Key:
+    """The declaration of field ``name`` of ``cls``."""
+    return next(k for f, k in declared(cls) if f.name == name)
 
 
 def file_keys(cls) -> tuple[str, ...]:

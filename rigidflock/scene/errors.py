@@ -39,7 +39,10 @@ class Ctx:
         while path:
             if path in self._lines:
                 return self._lines[path]
-            path = parent_path(path)
+            parent = parent_path(path)
+            if parent == path:  # a part the pattern does not take (a shortened key): give up
+                return None
+            path = parent
         return None
 
     def _format(self, path: str, message: str) -> str:
@@ -67,8 +70,7 @@ def desc(value: Any) -> str:
     if isinstance(value, int | float):
         return num_text(value)
     if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return json.dumps(shown, ensure_ascii=False)
+        return json.dumps(short(value), ensure_ascii=False)
     if isinstance(value, list):
         return "an array"
     if isinstance(value, dict):
@@ -79,11 +81,35 @@ def desc(value: Any) -> str:
 def num_text(x: float) -> str:
     if isinstance(x, float) and not math.isfinite(x):
         return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    if isinstance(x, int) and not isinstance(x, bool) and abs(x) >= 10**15:
+        # never the digits of a huge integer (repr fails past 4,300 digits, and echoes them all)
+        sign = "-" if x < 0 else ""
+        return f"{sign}an integer of about {int(abs(x).bit_length() * 0.30103) + 1} digits"
     return repr(x)
+
+
+SHOWN = 40  # at most this many characters of a string or key are echoed in a message
+
+
+def short(text: str, limit: int = SHOWN) -> str:
+    """``text``, or its first characters and ``...`` (messages never echo a long value)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def finite_number(value: Any) -> bool:
+    """True for an int or float (not bool) that is a finite float64 (huge integers are not)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 def suggest(word: str, choices) -> str:
     """`` (did you mean "x"?)`` for the closest choice, or ``""``."""
+    if len(word) > 2 * SHOWN:
+        return ""  # nothing is close to a long word (and difflib would take a while over it)
     folded = [c for c in choices if c.lower() == word.lower()]
     match = folded or difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f' (did you mean "{match[0]}"?)' if match else ""

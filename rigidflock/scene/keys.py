@@ -30,10 +30,17 @@ class KeyInfo(NamedTuple):
     runtime: bool = False  # a rule switch commands may change while the scene runs
 
 
+def _limits(k) -> str:
+    """``> 0``, ``in [-1, 1]``, with ``, at most N to run`` when the key has a run limit."""
+    text = range_text(k.gt, k.ge, k.le).strip()
+    if k.most is None:
+        return text
+    most = f"{k.most:,}" if isinstance(k.most, int) else f"{k.most:g}"
+    return f"{text}, at most {most} to run" if text else f"at most {most} to run"
+
+
 def _rows(path: str, k: Key, default: Any) -> Iterator[KeyInfo]:
-    yield KeyInfo(
-        path, k.type_text, default, range_text(k.gt, k.ge, k.le).strip(), k.help, k.runtime
-    )
+    yield KeyInfo(path, k.type_text, default, _limits(k), k.help, k.runtime)
     if k.kind in ("table", "tables"):
         yield from iter_keys(k.spec, path + ("[]" if k.kind == "tables" else ""))
 

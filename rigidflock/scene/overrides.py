@@ -60,7 +60,7 @@ def parse_value(text: str) -> Any:
     """
     try:
         return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):  # too deep, too many digits
         return text.strip()
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from rigidflock.scene.checks import Geo
 from rigidflock.scene.declarations import file_keys
-from rigidflock.scene.errors import Ctx, SceneError
+from rigidflock.scene.errors import Ctx, SceneError, short
 from rigidflock.scene.rts_sections import (
     read_buildings,
     read_events,
@@ -43,6 +43,7 @@ from rigidflock.scene.sections import (
 from rigidflock.scene.spec_reader import check_keys, read_fields, read_spec
 from rigidflock.scene.specs import RunSpec, Scene
 
+MAX_TEXT = 16 << 20  # characters of a scene file: the largest scene that can run is far smaller
 _SYNTAX_POS_RE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _SYNTAX_END_RE = re.compile(r"\s*\(at end of document\)\s*$")
 
@@ -66,10 +67,19 @@ def _load_toml(text: str | bytes, source: str) -> tuple[str, dict]:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise SceneError([f"{source}: cannot read: not valid UTF-8 ({exc.reason})"]) from None
+    if len(text) > MAX_TEXT:
+        raise SceneError([f"{source}: cannot read: {len(text):,} characters (a scene is at most "
+                          f"{MAX_TEXT:,})"])  # fmt: skip
     try:
         return text, tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise _syntax_error(source, text, exc) from None
+    except RecursionError:  # tomllib recurses once per level of [ or {
+        raise SceneError(
+            [f"{source}: arrays or inline tables nested too deeply (a scene needs a few levels)"]
+        ) from None
+    except ValueError as exc:  # an integer of more than 4,300 digits (int() refuses it)
+        raise SceneError([f"{source}: cannot read: {short(str(exc), 80)}"]) from None
 
 
 def _read_tables(ctx: Ctx, data: dict) -> dict:
@@ -121,6 +131,8 @@ def load_scene(path) -> Scene:
     """
     source = str(path)
     try:
+        if Path(path).stat().st_size > 4 * MAX_TEXT:  # UTF-8: at most 4 bytes a character
+            raise SceneError([f"{source}: cannot read: larger than {4 * MAX_TEXT:,} bytes"])
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise SceneError([f"{source}: cannot read: {exc.strerror or exc}"]) from None

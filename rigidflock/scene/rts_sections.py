@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from rigidflock.scene.checks import Geo, blocked_by, check_building_overlaps, check_in_world
-from rigidflock.scene.declarations import file_keys
-from rigidflock.scene.errors import Ctx, desc, point_text, suggest
+from rigidflock.scene.declarations import file_keys, key_of
+from rigidflock.scene.errors import Ctx, desc, num_text, point_text, suggest
 from rigidflock.scene.geometry import ccw, is_convex, rect_polygon
 from rigidflock.scene.spec_reader import (
     MISSING,
@@ -25,7 +25,7 @@ from rigidflock.scene.specs import (
     SelectSpec,
     WallSpec,
 )
-from rigidflock.scene.values import as_points, as_rect
+from rigidflock.scene.values import as_points, as_rect, too_many
 
 
 def read_walls(ctx: Ctx, data: dict, geo: Geo) -> tuple[WallSpec, ...]:
@@ -61,7 +61,8 @@ def read_building(ctx: Ctx, t: dict, path: str, geo: Geo) -> BuildingSpec | None
             return None
         poly = rect_polygon(*rect)
     else:
-        points = as_points(ctx, t["polygon"], f"{path}.polygon")
+        most = dict(key_of(BuildingSpec, "polygon").alternatives)["polygon"].max_items
+        points = as_points(ctx, t["polygon"], f"{path}.polygon", max_items=most)
         if not ctx.ok_since(mark) or points is None:
             return None
         poly = np.asarray(points, dtype=float)
@@ -100,13 +101,17 @@ def _select_ids(ctx: Ctx, v, p: str, unit_count: int) -> SelectSpec | None:
     if not isinstance(v, list) or not v:
         ctx.error(f"{p}.ids", f"must be a non-empty array of unit ids, got {desc(v)}")
         return None
+    if too_many(ctx, v, f"{p}.ids", key_of(SelectSpec, "ids").max_items, "ids"):
+        return None
     bad = [x for x in v if isinstance(x, bool) or not isinstance(x, int)]
     if bad:
         ctx.error(f"{p}.ids", f"unit ids are whole numbers, got {desc(bad[0])}")
         return None
     out_of_range = [x for x in v if not 0 <= x < unit_count]
     if out_of_range:
-        ctx.error(f"{p}.ids", f"no unit {out_of_range[0]}: ids run from 0 to {unit_count - 1}")
+        ctx.error(
+            f"{p}.ids", f"no unit {num_text(out_of_range[0])}: ids run from 0 to {unit_count - 1}"
+        )
         return None
     return SelectSpec(ids=tuple(sorted(set(v))))
 

@@ -12,7 +12,7 @@ from rigidflock.scene.checks import (
     check_unit_place,
     check_waypoint,
 )
-from rigidflock.scene.declarations import file_keys
+from rigidflock.scene.declarations import file_keys, key_of
 from rigidflock.scene.errors import Ctx, desc
 from rigidflock.scene.spec_reader import (
     MISSING,
@@ -34,7 +34,7 @@ from rigidflock.scene.specs import (
     SpawnSpec,
     WorldSpec,
 )
-from rigidflock.scene.values import as_points
+from rigidflock.scene.values import as_points, too_many
 
 
 def read_world(ctx: Ctx, data: dict) -> tuple[WorldSpec, bool]:
@@ -100,7 +100,8 @@ def read_spawn(
 
     positions = None
     if "positions" in t:
-        positions = as_points(ctx, t["positions"], f"{path}.positions", check)
+        most = key_of(SpawnSpec, "positions").max_items
+        positions = as_points(ctx, t["positions"], f"{path}.positions", check, most)
         if "center" in t or "radius" in t:
             ctx.error(path, "give either center/radius (a disc) or positions, not both")
         value = t["positions"]
@@ -140,6 +141,8 @@ def read_script(ctx: Ctx, player: dict, path: str) -> tuple[ScriptEntry, ...]:
     if not isinstance(value, list):
         ctx.error(path, f"must be an array of tables {{tick, throttle, steer}}, got {desc(value)}")
         return ()
+    if too_many(ctx, value, path, key_of(PlayerSpec, "script").max_items, "entries"):
+        return ()
     entries: list[ScriptEntry] = []
     last_tick = None
     for i, item in enumerate(value):
@@ -176,7 +179,8 @@ def read_player(ctx: Ctx, data: dict, geo: Geo) -> PlayerSpec | None:
         def check(point, point_path: str) -> None:
             check_waypoint(ctx, geo, point, point_path)
 
-        waypoints = as_points(ctx, t["waypoints"], "player.waypoints", check) or ()
+        most = key_of(PlayerSpec, "waypoints").max_items
+        waypoints = as_points(ctx, t["waypoints"], "player.waypoints", check, most) or ()
     script = read_script(ctx, t, p)
     if control == "waypoints" and not t.get("waypoints"):
         ctx.error("player.waypoints", 'control = "waypoints" needs at least one waypoint')

@@ -8,8 +8,9 @@ import json
 import re
 from typing import Any
 
-from rigidflock.scene.declarations import Key, declared, field_default, file_keys
-from rigidflock.scene.errors import Ctx, desc, suggest
+from rigidflock.scene.declarations import Key, declared, field_default, file_keys, key_of
+from rigidflock.scene.errors import SHOWN, Ctx, desc, short, suggest
+from rigidflock.scene.specs import Scene
 from rigidflock.scene.values import (
     as_auto_or_float,
     as_bool,
@@ -20,9 +21,11 @@ from rigidflock.scene.values import (
     as_points,
     as_str,
     as_vec2,
+    too_many,
 )
 
 MISSING = object()
+MAX_KEY_LENGTH = 64  # no key of the format is longer; messages quote at most a prefix
 _BARE_KEY_RE = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -35,7 +38,11 @@ def check_keys(ctx: Ctx, table: dict, allowed, path: str) -> None:
     for key in table:
         if key not in allowed:
             hint = suggest(key, allowed) or " (expected one of: " + ", ".join(allowed) + ")"
-            shown = key if _BARE_KEY_RE.fullmatch(key) else json.dumps(key, ensure_ascii=False)
+            if len(key) > MAX_KEY_LENGTH:
+                hint = f" (a key of {len(key):,} characters; keys are at most {MAX_KEY_LENGTH})"
+            shown = short(key, SHOWN)
+            if not _BARE_KEY_RE.fullmatch(key):
+                shown = json.dumps(shown, ensure_ascii=False)
             ctx.error(join(path, shown), f"unknown key{hint}")
 
 
@@ -50,13 +57,21 @@ def sub_table(ctx: Ctx, parent: dict, key: str, path: str) -> dict | None:
     return value
 
 
-def array_of_tables(ctx: Ctx, data: dict, key: str) -> list[tuple[str, dict]]:
-    """``(path, table)`` for each table of ``data[key]``; errors for what is not a table."""
+def array_of_tables(
+    ctx: Ctx, data: dict, key: str, max_items: int | None = None
+) -> list[tuple[str, dict]]:
+    """``(path, table)`` for each table of ``data[key]``; errors for what is not a table.
+
+    ``max_items``: the longest array; by default that declared for the scene key ``key``."""
     value = data.get(key, MISSING)
     if value is MISSING:
         return []
     if not isinstance(value, list):
         ctx.error(key, f"must be an array of tables ([[{key}]]), got {desc(value)}")
+        return []
+    if max_items is None:
+        max_items = key_of(Scene, key).max_items
+    if too_many(ctx, value, key, max_items, "tables"):
         return []
     out = []
     for i, item in enumerate(value):
@@ -83,15 +98,15 @@ def _read_vec2(ctx: Ctx, value: Any, path: str, default: Any, k: Key) -> Any:
 # kind -> reader(ctx, value, path, default, key): one value written in the file, read as the key
 # declares; the default after an error.
 _READERS = {
-    "float": lambda ctx, v, p, d, k: as_float(ctx, v, p, d, gt=k.gt, ge=k.ge, le=k.le),
-    "int": lambda ctx, v, p, d, k: as_int(ctx, v, p, d, ge=k.ge),
+    "float": lambda ctx, v, p, d, k: as_float(ctx, v, p, d, gt=k.gt, ge=k.ge, le=k.le, most=k.most),
+    "int": lambda ctx, v, p, d, k: as_int(ctx, v, p, d, ge=k.ge, most=k.most),
     "bool": lambda ctx, v, p, d, k: as_bool(ctx, v, p, d),
     "str": lambda ctx, v, p, d, k: as_str(ctx, v, p, d),
     "enum": lambda ctx, v, p, d, k: as_enum(ctx, v, p, d, k.choices),
     "vec2": _read_vec2,
-    "auto": lambda ctx, v, p, d, k: as_auto_or_float(ctx, v, p, ge=k.ge),
+    "auto": lambda ctx, v, p, d, k: as_auto_or_float(ctx, v, p, ge=k.ge, most=k.most),
     "heading": lambda ctx, v, p, d, k: as_heading(ctx, v, p, d, allow_random=k.random),
-    "points": lambda ctx, v, p, d, k: as_points(ctx, v, p),
+    "points": lambda ctx, v, p, d, k: as_points(ctx, v, p, max_items=k.max_items),
     "table": _read_table,
 }
 

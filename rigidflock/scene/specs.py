@@ -21,11 +21,36 @@ VIEWS = ("wide", "limited", "narrow")
 ROLES = ("chase", "intercept", "none")
 CONTROLS = ("keyboard", "waypoints", "script", "none")
 
+# Upper limits: what can run, not just what parses (beyond these the physics is not finite, the
+# memory is not there, or the run never gets anywhere). Memory as a whole is estimated per scene
+# by rigidflock.scene.budget; these bound each key on its own.
+MAX_SIDE = 1e6  # world side, world units (the navigation grid and float precision)
+MAX_UNITS = 100_000  # units in one group (bench runs 50,000)
+MAX_SIZE = 1e3  # a unit's length or width, world units
+MAX_MASS = 1e6  # kilograms
+MAX_FORCE = 1e6  # thrust and steering forces, newtons
+MAX_FACTOR = 1e3  # factors in unit lengths, and rule weights
+MAX_TICK = 10**9  # ticks of scripts, orders and events (six months at 60 ticks a second)
+MAX_SEED = 2**63 - 1
+MAX_OBSTACLES = 2_000  # explicit obstacles
+MAX_FIELD = 500  # circles of the obstacle field (placing them is tried 200 times each)
+MAX_TABLES = 1_000  # groups, walls, buildings, orders, events
+MAX_POINTS = 10_000  # waypoints, corners of a polygon
+
 
 def _positive_size(size: Vec2) -> str | None:
-    if size[0] > 0 and size[1] > 0:
-        return None
-    return f"width and height must be > 0, got {point_text(size)}"
+    if not (size[0] > 0 and size[1] > 0):
+        return f"width and height must be > 0, got {point_text(size)}"
+    if max(size) > MAX_SIDE:
+        return f"width and height must be <= {MAX_SIDE:g}, got {point_text(size)}"
+    return None
+
+
+MIN_DT = 1e-4  # seconds: a smaller tick never gets anywhere (and a replay chunk holds 1 s of them)
+
+
+def _runnable_dt(dt: float) -> str | None:
+    return None if dt >= MIN_DT else f"must be at least {MIN_DT:g} s to run, got {dt!r}"
 
 
 def _family_name(family: str) -> str | None:
@@ -40,42 +65,54 @@ def _family_name(family: str) -> str | None:
 class WorldSpec:
     size: Vec2 = key((800.0, 600.0), check=_positive_size, help="width and height, world units")
     bounds: str = key("wrap", choices=BOUNDS, help="world edges: wrap around, solid walls, or open")
-    dt: float = key(0.016666, gt=0, le=1.0, help="seconds per tick (fixed)")
-    substeps: int = key(1, ge=1, help="pymunk steps per tick")
+    dt: float = key(0.016666, gt=0, le=1.0, check=_runnable_dt, help="seconds per tick (fixed)")
+    substeps: int = key(1, ge=1, most=100, help="pymunk steps per tick")
 
 
 @dataclass(frozen=True)
 class PhysicsSpec:
     collisions: bool = key(True, help="units collide with each other and with obstacles")
-    drag_coefficient: float = key(0.5, ge=0, help="drag coefficient Cd (no unit)")
+    drag_coefficient: float = key(0.5, ge=0, most=10, help="drag coefficient Cd (no unit)")
     air_density: float = key(
-        0.1, ge=0, help="air density rho, kg per cubic world unit (drag = rho Cd L W v^2 / 2)"
+        0.1,
+        ge=0,
+        most=10,
+        help="air density rho, kg per cubic world unit (drag = rho Cd L W v^2 / 2)",
     )
     angular_damping: float | None = key(
         None,
         kind="auto",
         ge=0,
+        most=MAX_FORCE,
         help='turn damping k_w (torque = -k_w omega), newton world-unit seconds; "auto": '
         "m * v_cruise * L / 2 per group",
     )
-    elasticity: float = key(0.2, ge=0, help="bounce of collisions (no unit; 0: none)")
-    friction: float = key(0.5, ge=0, help="friction of collisions (no unit)")
+    elasticity: float = key(0.2, ge=0, most=1, help="bounce of collisions (no unit; 0: none)")
+    friction: float = key(0.5, ge=0, most=10, help="friction of collisions (no unit)")
 
 
 @dataclass(frozen=True)
 class RadiusFactor:
-    wide: float = key(200.0, gt=0, help='neighbour radius of view "wide", in unit lengths')
-    limited: float = key(30.0, gt=0, help='neighbour radius of view "limited", in unit lengths')
-    narrow: float = key(50.0, gt=0, help='neighbour radius of view "narrow", in unit lengths')
+    wide: float = key(
+        200.0, gt=0, most=MAX_FACTOR, help='neighbour radius of view "wide", in unit lengths'
+    )
+    limited: float = key(
+        30.0, gt=0, most=MAX_FACTOR, help='neighbour radius of view "limited", in unit lengths'
+    )
+    narrow: float = key(
+        50.0, gt=0, most=MAX_FACTOR, help='neighbour radius of view "narrow", in unit lengths'
+    )
 
 
 @dataclass(frozen=True)
 class Weights:
-    cohesion: float = key(1.0, ge=0, help="weight of cohesion (no unit)")
-    alignment: float = key(1.0, ge=0, help="weight of alignment (no unit)")
-    separation: float = key(1.0, ge=0, help="weight of separation (no unit)")
-    chase: float = key(2.0, ge=0, help="weight of chasing the player (no unit)")
-    avoidance: float = key(1.0, ge=0, help="weight of obstacle avoidance (no unit)")
+    cohesion: float = key(1.0, ge=0, most=MAX_FACTOR, help="weight of cohesion (no unit)")
+    alignment: float = key(1.0, ge=0, most=MAX_FACTOR, help="weight of alignment (no unit)")
+    separation: float = key(1.0, ge=0, most=MAX_FACTOR, help="weight of separation (no unit)")
+    chase: float = key(2.0, ge=0, most=MAX_FACTOR, help="weight of chasing the player (no unit)")
+    avoidance: float = key(
+        1.0, ge=0, most=MAX_FACTOR, help="weight of obstacle avoidance (no unit)"
+    )
 
 
 @dataclass(frozen=True)
@@ -86,14 +123,22 @@ class RulesSpec:
     view: str = key(
         "wide", choices=VIEWS, runtime=True, help="field of view of the units (a run-time switch)"
     )
-    steering_force: float = key(20.0, ge=0, help="steering force S, newtons")
+    steering_force: float = key(20.0, ge=0, most=MAX_FORCE, help="steering force S, newtons")
     radius_factor: RadiusFactor = key(
         default_factory=RadiusFactor, help="neighbour radius per view, in unit lengths"
     )
-    separation_factor: float = key(5.0, gt=0, help="separation distance, in unit lengths")
-    back_view_angle_factor: float = key(1.0, gt=0, help="scale of the back view angle (no unit)")
-    front_view_angle_factor: float = key(1.0, gt=0, help="scale of the front view angle (no unit)")
-    feeler_factor: float = key(25.0, gt=0, help="obstacle feeler length, in unit lengths")
+    separation_factor: float = key(
+        5.0, gt=0, most=MAX_FACTOR, help="separation distance, in unit lengths"
+    )
+    back_view_angle_factor: float = key(
+        1.0, gt=0, most=100, help="scale of the back view angle (no unit)"
+    )
+    front_view_angle_factor: float = key(
+        1.0, gt=0, most=100, help="scale of the front view angle (no unit)"
+    )
+    feeler_factor: float = key(
+        25.0, gt=0, most=MAX_FACTOR, help="obstacle feeler length, in unit lengths"
+    )
     weights: Weights = key(default_factory=Weights, help="weights of the steering rules")
 
 
@@ -102,24 +147,35 @@ class SpawnSpec:
     center: Vec2 | None = key(
         None, kind="vec2", help="centre of the spawn disc, world units (default: world centre)"
     )
-    radius: float = key(100.0, ge=0, help="radius of the spawn disc, world units")
+    radius: float = key(100.0, ge=0, most=MAX_SIDE, help="radius of the spawn disc, world units")
     positions: tuple[Vec2, ...] | None = key(
-        None, kind="points", help="explicit positions (one per unit) instead of a disc, world units"
+        None,
+        kind="points",
+        max_items=MAX_UNITS,
+        help="explicit positions (one per unit) instead of a disc, world units",
     )
 
 
 @dataclass(frozen=True)
 class GroupSpec:
-    count: int = key(kind="int", ge=1, required=True, help="number of units in the group")
+    count: int = key(
+        kind="int", ge=1, most=MAX_UNITS, required=True, help="number of units in the group"
+    )
     family: str = key("regular", check=_family_name, help="family name (groups flock by family)")
     role: str = key("chase", choices=ROLES, help="what the group does about the player")
-    length: float = key(4.0, gt=0, help="unit length L, world units")
-    width: float = key(2.0, gt=0, help="unit width, world units")
-    mass: float = key(10.0, gt=0, help="unit mass, kilograms")
+    length: float = key(4.0, gt=0, most=MAX_SIZE, help="unit length L, world units")
+    width: float = key(2.0, gt=0, most=MAX_SIZE, help="unit width, world units")
+    mass: float = key(10.0, gt=0, most=MAX_MASS, help="unit mass, kilograms")
     thrust: float | None = key(
-        None, kind="float", gt=0, help='bow thrust, newtons (default 10; 15 for role "intercept")'
+        None,
+        kind="float",
+        gt=0,
+        most=MAX_FORCE,
+        help='bow thrust, newtons (default 10; 15 for role "intercept")',
     )
-    max_steering_force: float = key(40.0, gt=0, help="largest steering force, newtons")
+    max_steering_force: float = key(
+        40.0, gt=0, most=MAX_FORCE, help="largest steering force, newtons"
+    )
     spawn: SpawnSpec = key(default_factory=SpawnSpec, help="where the units start")
     heading: float | None = key(
         None,
@@ -133,21 +189,26 @@ class GroupSpec:
 @dataclass(frozen=True)
 class ObstacleSpec:
     center: Vec2 = key(kind="vec2", required=True, help="centre of the circle, world units")
-    radius: float = key(32.0, gt=0, help="radius of the circle, world units")
+    radius: float = key(32.0, gt=0, most=MAX_SIDE, help="radius of the circle, world units")
 
 
 @dataclass(frozen=True)
 class ObstacleFieldSpec:
-    count: int = key(8, ge=0, help="number of random circles placed from the scene seed")
-    radius: float = key(32.0, gt=0, help="radius of each circle, world units")
+    count: int = key(
+        8, ge=0, most=MAX_OBSTACLES, help="number of random circles placed from the scene seed"
+    )
+    radius: float = key(32.0, gt=0, most=MAX_SIDE, help="radius of each circle, world units")
     margin: float = key(
-        128.0, ge=0, help="least distance from the world edge, spawn discs and player, world units"
+        128.0,
+        ge=0,
+        most=MAX_SIDE,
+        help="least distance from the world edge, spawn discs and player, world units",
     )
 
 
 @dataclass(frozen=True)
 class ScriptEntry:
-    tick: int = key(kind="int", ge=0, required=True, help="tick the entry starts at")
+    tick: int = key(kind="int", ge=0, most=MAX_TICK, required=True, help="tick the entry starts at")
     throttle: float = key(1.0, ge=-1.0, le=1.0, help="throttle from this tick (no unit)")
     steer: float = key(
         0.0, ge=-1.0, le=1.0, help="steering from this tick; +1 turns to port (left)"
@@ -160,17 +221,26 @@ class PlayerSpec:
     heading: float = key(
         0.0, kind="heading", help="start heading, degrees in the file (radians in the dataclass)"
     )
-    length: float = key(4.0, gt=0, help="player length, world units")
-    width: float = key(2.0, gt=0, help="player width, world units")
-    mass: float = key(10.0, gt=0, help="player mass, kilograms")
-    thrust: float = key(12.0, gt=0, help="bow thrust, newtons")
-    max_steering_force: float = key(40.0, gt=0, help="largest steering force, newtons")
+    length: float = key(4.0, gt=0, most=MAX_SIZE, help="player length, world units")
+    width: float = key(2.0, gt=0, most=MAX_SIZE, help="player width, world units")
+    mass: float = key(10.0, gt=0, most=MAX_MASS, help="player mass, kilograms")
+    thrust: float = key(12.0, gt=0, most=MAX_FORCE, help="bow thrust, newtons")
+    max_steering_force: float = key(
+        40.0, gt=0, most=MAX_FORCE, help="largest steering force, newtons"
+    )
     control: str = key("keyboard", choices=CONTROLS, help="who drives the player")
     waypoints: tuple[Vec2, ...] = key(
-        (), kind="points", help='points the autopilot visits (control "waypoints"), world units'
+        (),
+        kind="points",
+        max_items=MAX_POINTS,
+        help='points the autopilot visits (control "waypoints"), world units',
     )
     script: tuple[ScriptEntry, ...] = key(
-        (), kind="tables", spec=ScriptEntry, help='timed inputs (control "script")'
+        (),
+        kind="tables",
+        spec=ScriptEntry,
+        max_items=MAX_UNITS,
+        help='timed inputs (control "script")',
     )
 
 
@@ -180,11 +250,15 @@ class WallSpec:
 
     start: Vec2 = key(kind="vec2", required=True, help="one end of the wall, world units")
     end: Vec2 = key(kind="vec2", required=True, help="the other end of the wall, world units")
-    thickness: float = key(4.0, gt=0, help="wall thickness, world units")
+    thickness: float = key(4.0, gt=0, most=MAX_SIDE, help="wall thickness, world units")
 
 
 _RECT = Key(kind="rect", help="a rectangle [x0, y0, x1, y1], world units (x1 > x0, y1 > y0)")
-_POLYGON = Key(kind="points", help="corners [[x, y], ...] of a convex polygon, world units")
+_POLYGON = Key(
+    kind="points",
+    max_items=MAX_POINTS,
+    help="corners [[x, y], ...] of a convex polygon, world units",
+)
 
 
 @dataclass(frozen=True)
@@ -204,18 +278,29 @@ class BuildingSpec:
 class NavigationSpec:
     """Route finding and group movement for move orders."""
 
-    cell: float = key(4.0, gt=0, help="grid cell size, world units")
+    cell: float = key(4.0, gt=0, most=MAX_SIDE, help="grid cell size, world units")
     clearance: float | None = key(
         None,
         kind="auto",
         ge=0,
+        most=MAX_SIDE,
         help='keep unit centres this far from walls, world units; "auto": 0.6 x the longest unit',
     )
-    seek: float = key(2.0, ge=0, help="weight of the pull toward the route, times S")
-    lookahead: int = key(4, ge=1, help="cells ahead on the route that a unit steers at")
-    slot_spacing: float = key(2.5, gt=0, help="distance between formation slots, unit lengths")
-    arrive_radius: float = key(6.0, gt=0, help="units slow down within this many lengths of a slot")
-    stuck_seconds: float = key(3.0, gt=0, help="seconds without progress before a group re-routes")
+    seek: float = key(
+        2.0, ge=0, most=MAX_FACTOR, help="weight of the pull toward the route, times S"
+    )
+    lookahead: int = key(
+        4, ge=1, most=10_000, help="cells ahead on the route that a unit steers at"
+    )
+    slot_spacing: float = key(
+        2.5, gt=0, most=MAX_FACTOR, help="distance between formation slots, unit lengths"
+    )
+    arrive_radius: float = key(
+        6.0, gt=0, most=MAX_FACTOR, help="units slow down within this many lengths of a slot"
+    )
+    stuck_seconds: float = key(
+        3.0, gt=0, most=1e6, help="seconds without progress before a group re-routes"
+    )
 
 
 @dataclass(frozen=True)
@@ -224,7 +309,9 @@ class SelectSpec:
     centre is inside [x0, x1] x [y0, y1] when the order is given)."""
 
     family: str | None = key(None, kind="str", help="the units of this family (give one of three)")
-    ids: tuple[int, ...] | None = key(None, kind="ids", help="these unit ids, from 0")
+    ids: tuple[int, ...] | None = key(
+        None, kind="ids", max_items=MAX_UNITS, help="these unit ids, from 0"
+    )
     rect: tuple[float, float, float, float] | None = key(
         None, kind="rect", help="units inside [x0, y0, x1, y1] when the order is given, world units"
     )
@@ -238,14 +325,16 @@ class OrderSpec:
         kind="table", spec=SelectSpec, required=True, help="which units: family, ids or rect"
     )
     goal: Vec2 = key(kind="vec2", required=True, help="where the group goes, world units")
-    tick: int = key(0, ge=0, help="tick the order is given (commands give it on their own tick)")
+    tick: int = key(
+        0, ge=0, most=MAX_TICK, help="tick the order is given (commands give it on their own tick)"
+    )
 
 
 @dataclass(frozen=True)
 class EventSpec:
     """Something the scene does at a tick: for now, a building appears."""
 
-    tick: int = key(kind="int", ge=0, required=True, help="tick the event happens")
+    tick: int = key(kind="int", ge=0, most=MAX_TICK, required=True, help="tick the event happens")
     add_building: BuildingSpec = key(
         kind="table", spec=BuildingSpec, required=True, help="a building that appears"
     )
@@ -259,15 +348,21 @@ class RunSpec:
 @dataclass(frozen=True)
 class Scene:
     groups: tuple[GroupSpec, ...] = key(
-        kind="tables", spec=GroupSpec, required=True, help="groups of AI units (at least one)"
+        kind="tables",
+        spec=GroupSpec,
+        required=True,
+        max_items=MAX_TABLES,
+        help="groups of AI units (at least one)",
     )
     name: str = key("", help="scene name shown in summaries")
-    seed: int = key(1, ge=0, help="seed of the random generator (spawns, obstacle field)")
+    seed: int = key(
+        1, ge=0, most=MAX_SEED, help="seed of the random generator (spawns, obstacle field)"
+    )
     world: WorldSpec = key(default_factory=WorldSpec, help="size, edges and time step")
     physics: PhysicsSpec = key(default_factory=PhysicsSpec, help="collisions, drag and damping")
     rules: RulesSpec = key(default_factory=RulesSpec, help="steering rules and their weights")
     obstacles: tuple[ObstacleSpec, ...] = key(
-        (), kind="tables", spec=ObstacleSpec, help="circular obstacles"
+        (), kind="tables", spec=ObstacleSpec, max_items=MAX_OBSTACLES, help="circular obstacles"
     )
     obstacle_field: ObstacleFieldSpec | None = key(
         None, kind="table", spec=ObstacleFieldSpec, help="random circular obstacles (optional)"
@@ -275,18 +370,20 @@ class Scene:
     player: PlayerSpec | None = key(
         None, kind="table", spec=PlayerSpec, help="the player unit (optional)"
     )
-    walls: tuple[WallSpec, ...] = key((), kind="tables", spec=WallSpec, help="straight walls")
+    walls: tuple[WallSpec, ...] = key(
+        (), kind="tables", spec=WallSpec, max_items=MAX_TABLES, help="straight walls"
+    )
     buildings: tuple[BuildingSpec, ...] = key(
-        (), kind="tables", spec=BuildingSpec, help="convex polygon buildings"
+        (), kind="tables", spec=BuildingSpec, max_items=MAX_TABLES, help="convex polygon buildings"
     )
     navigation: NavigationSpec = key(
         default_factory=NavigationSpec, help="route finding and formations for move orders"
     )
     orders: tuple[OrderSpec, ...] = key(
-        (), kind="tables", spec=OrderSpec, help="move orders given at a tick"
+        (), kind="tables", spec=OrderSpec, max_items=MAX_TABLES, help="move orders given at a tick"
     )
     events: tuple[EventSpec, ...] = key(
-        (), kind="tables", spec=EventSpec, help="things that happen at a tick"
+        (), kind="tables", spec=EventSpec, max_items=MAX_TABLES, help="things that happen at a tick"
     )
     run: RunSpec = key(default_factory=RunSpec, help="how long the scene runs")
     source: str = field(default="<scene>", metadata=not_a_key())  # file name used in messages

@@ -6,19 +6,21 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rigidflock.scene.errors import Ctx, desc, num_text, range_text, suggest
+from rigidflock.scene.errors import Ctx, desc, finite_number, num_text, range_text, suggest
 from rigidflock.scene.specs import Vec2
 
 
-def as_float(ctx: Ctx, value: Any, path: str, default, *, gt=None, ge=None, le=None):
+def as_float(ctx: Ctx, value: Any, path: str, default, *, gt=None, ge=None, le=None, most=None):
+    """A finite number within the limits of what it means (``gt``, ``ge``, ``le``) and at most
+    ``most``, the largest that can run (named only when that is the limit broken)."""
     need = "must be a number" + range_text(gt, ge, le)
     if isinstance(value, bool) or not isinstance(value, int | float):
         ctx.error(path, f"{need}, got {desc(value)}")
         return default
-    x = float(value)
-    if not math.isfinite(x):
-        ctx.error(path, f"{need.replace('a number', 'a finite number')}, got {num_text(x)}")
+    if not finite_number(value):
+        ctx.error(path, f"{need.replace('a number', 'a finite number')}, got {num_text(value)}")
         return default
+    x = float(value)
     if (
         (gt is not None and not x > gt)
         or (ge is not None and not x >= ge)
@@ -26,14 +28,36 @@ def as_float(ctx: Ctx, value: Any, path: str, default, *, gt=None, ge=None, le=N
     ):
         ctx.error(path, f"{need}, got {num_text(value)}")
         return default
+    if most is not None and not x <= most:
+        ctx.error(path, f"{_most_text(most)}, got {num_text(value)}")
+        return default
     return x
 
 
-def as_int(ctx: Ctx, value: Any, path: str, default, *, ge: int):
+def _most_text(most) -> str:
+    return (
+        f"must be at most {most:,} to run"
+        if isinstance(most, int)
+        else (f"must be at most {most:g} to run")
+    )
+
+
+def as_int(ctx: Ctx, value: Any, path: str, default, *, ge: int, most: int | None = None):
     if isinstance(value, bool) or not isinstance(value, int) or value < ge:
         ctx.error(path, f"must be an integer >= {ge}, got {desc(value)}")
         return default
+    if most is not None and value > most:
+        ctx.error(path, f"{_most_text(most)}, got {desc(value)}")
+        return default
     return value
+
+
+def too_many(ctx: Ctx, value: Any, path: str, limit: int | None, what: str = "elements") -> bool:
+    """True (after an error) when the array ``value`` is longer than ``limit``."""
+    if limit is not None and isinstance(value, list) and len(value) > limit:
+        ctx.error(path, f"at most {limit:,} {what}, got {len(value):,}")
+        return True
+    return False
 
 
 def as_bool(ctx: Ctx, value: Any, path: str, default: bool) -> bool:
@@ -67,20 +91,25 @@ def as_vec2(ctx: Ctx, value: Any, path: str) -> Vec2 | None:
         return None
     out = []
     for item in value:
-        if isinstance(item, bool) or not isinstance(item, int | float) or not math.isfinite(item):
+        if not finite_number(item):
             ctx.error(path, f"{need}, got an element {desc(item)}")
             return None
         out.append(float(item))
     return (out[0], out[1])
 
 
-def as_points(ctx: Ctx, value: Any, path: str, check=None) -> tuple[Vec2, ...] | None:
-    """An array of [x, y]; bad elements are reported and left out (None if not an array).
+def as_points(
+    ctx: Ctx, value: Any, path: str, check=None, max_items: int | None = None
+) -> tuple[Vec2, ...] | None:
+    """An array of [x, y]; bad elements are reported and left out (None if not an array, or
+    longer than ``max_items``).
 
     ``check(point, path)`` is called for every well-formed point, with the point's own path.
     """
     if not isinstance(value, list):
         ctx.error(path, f"must be an array of [x, y] points, got {desc(value)}")
+        return None
+    if too_many(ctx, value, path, max_items, "points"):
         return None
     points = []
     for i, item in enumerate(value):
@@ -92,6 +121,9 @@ def as_points(ctx: Ctx, value: Any, path: str, check=None) -> tuple[Vec2, ...] |
     return tuple(points)
 
 
+MAX_DEGREES = 1e6  # a heading beyond this many degrees is a mistake (and loses its precision)
+
+
 def as_heading(ctx: Ctx, value: Any, path: str, default, *, allow_random: bool):
     """Degrees in the file -> radians; "random" -> None when allowed."""
     if allow_random and value == "random":
@@ -101,10 +133,13 @@ def as_heading(ctx: Ctx, value: Any, path: str, default, *, allow_random: bool):
         ctx.error(path, f'must be "random" or a number of degrees, got {desc(value)}{hint}')
         return default
     degrees = as_float(ctx, value, path, None)
+    if degrees is not None and abs(degrees) > MAX_DEGREES:
+        ctx.error(path, f"must be within +-{MAX_DEGREES:g} degrees, got {num_text(value)}")
+        return default
     return default if degrees is None else math.radians(degrees)
 
 
-def as_auto_or_float(ctx: Ctx, value: Any, path: str, *, ge: float) -> float | None:
+def as_auto_or_float(ctx: Ctx, value: Any, path: str, *, ge: float, most=None) -> float | None:
     """``"auto"`` -> None, or a number >= ``ge``."""
     if value == "auto":
         return None
@@ -112,17 +147,12 @@ def as_auto_or_float(ctx: Ctx, value: Any, path: str, *, ge: float) -> float | N
         need = f'must be "auto" or a number{range_text(ge=ge)}'
         ctx.error(path, f"{need}, got {desc(value)}{suggest(value, ['auto'])}")
         return None
-    return as_float(ctx, value, path, None, ge=ge)
+    return as_float(ctx, value, path, None, ge=ge, most=most)
 
 
 def as_rect(ctx: Ctx, value: Any, path: str) -> tuple[float, float, float, float] | None:
     """``[x0, y0, x1, y1]`` with x1 > x0 and y1 > y0, or None after an error."""
-    if (
-        not isinstance(value, list)
-        or len(value) != 4
-        or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)
-        or not all(math.isfinite(v) for v in value)
-    ):
+    if not isinstance(value, list) or len(value) != 4 or not all(finite_number(v) for v in value):
         ctx.error(path, f"must be 4 finite numbers [x0, y0, x1, y1], got {desc(value)}")
         return None
     x0, y0, x1, y1 = map(float, value)

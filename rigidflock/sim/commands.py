@@ -4,12 +4,18 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
-from rigidflock.scene import VIEWS, BuildingSpec, OrderSpec, RulesSpec
+from rigidflock.scene import VIEWS, BuildingSpec, OrderSpec, RulesSpec, SelectSpec
 
 # Rule switches a command may change at run time (viewer keys, replays).
 TOGGLES = ("flocking", "chase", "avoidance", "view")
+
+
+class CommandError(ValueError):
+    """A command the simulation cannot take: a value that is not finite or out of its range, or
+    a field of the wrong type. Raised by :meth:`Simulation.step` before anything changes."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,60 @@ class StepEvents:
     wall_contacts: int = 0
     player_contacts: int = 0
     orders_given: int = 0  # groups formed this tick (an order selecting nobody forms none)
+
+
+def _number(name: str, value, low: float, high: float) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise CommandError(f"Command.{name} must be a number or None, got {type(value).__name__}")
+    if not (math.isfinite(value) and low <= value <= high):
+        raise CommandError(f"Command.{name} must be a finite number in [{low:g}, {high:g}], "
+                           f"got {value!r}")  # fmt: skip
+
+
+def _point(name: str, value) -> None:
+    ok = isinstance(value, tuple | list) and len(value) == 2
+    ok = ok and all(not isinstance(v, bool) and isinstance(v, int | float) for v in value)
+    if not (ok and all(math.isfinite(v) for v in value)):
+        raise CommandError(f"{name} must be 2 finite numbers (x, y), got {value!r:.60}")
+
+
+def check_command(command) -> None:
+    """Raise :class:`CommandError` unless ``command`` is a :class:`Command` (or None) whose
+    throttle and steer are finite and in [-1, 1], whose toggles are known switches, whose orders
+    are OrderSpec with a finite goal (off the grid: the nearest cell) and whose buildings
+    are BuildingSpec of at least 3 finite corners."""
+    if command is None:
+        return
+    if not isinstance(command, Command):
+        raise CommandError(f"expected a Command or None, got {type(command).__name__}")
+    _number("throttle", command.throttle, -1.0, 1.0)
+    _number("steer", command.steer, -1.0, 1.0)
+    if not isinstance(command.toggles, tuple | list):
+        raise CommandError("Command.toggles must be a tuple of (name, value) pairs")
+    for item in command.toggles:
+        if not (isinstance(item, tuple | list) and len(item) == 2):
+            raise CommandError(f"Command.toggles: expected (name, value) pairs, got {item!r:.60}")
+    try:
+        apply_toggles(RulesSpec(), command.toggles)
+    except (ValueError, TypeError) as e:
+        raise CommandError(f"Command.toggles: {e}") from None
+    for o in _items("orders", command.orders, OrderSpec):
+        _point("Command.orders[].goal", o.goal)
+        if not isinstance(o.select, SelectSpec):
+            raise CommandError("Command.orders[].select must be a SelectSpec")
+    for b in _items("add_buildings", command.add_buildings, BuildingSpec):
+        if not isinstance(b.polygon, tuple | list) or len(b.polygon) < 3:
+            raise CommandError("Command.add_buildings[].polygon needs at least 3 corners")
+        for corner in b.polygon:
+            _point("Command.add_buildings[].polygon corner", corner)
+
+
+def _items(name: str, value, cls) -> tuple:
+    if not isinstance(value, tuple | list) or not all(isinstance(v, cls) for v in value):
+        raise CommandError(f"Command.{name} must be a tuple of {cls.__name__}")
+    return tuple(value)
 
 
 def apply_toggles(rules: RulesSpec, toggles) -> RulesSpec:

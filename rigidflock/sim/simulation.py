@@ -28,7 +28,7 @@ from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
 from rigidflock.scenes import resolve_scene
-from rigidflock.sim.commands import Command, StepEvents, apply_toggles
+from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
 
 __all__ = ["Simulation"]
 
@@ -125,7 +125,9 @@ class Simulation:
     # -- stepping -----------------------------------------------------------------------------
 
     def step(self, command: Command | None = None) -> StepEvents:
-        """Advance one tick. ``command`` drives the player and may switch rules."""
+        """Advance one tick. ``command`` drives the player and may switch rules; a bad one raises
+        :class:`~rigidflock.sim.commands.CommandError` before anything changes."""
+        check_command(command)
         u, st = self.units, self.state
         changed = False
         if command is not None and command.toggles:

@@ -90,7 +90,7 @@ def test_reference_rows_read_like_the_docs():
     assert rows["player.script[].throttle"].limits == "in [-1, 1]"
     assert rows["physics.angular_damping"].type == '"auto" or number'
     assert rows["rules.radius_factor"].type == "table"
-    assert rows["rules.radius_factor.wide"].limits == "> 0"
+    assert rows["rules.radius_factor.wide"].limits == "> 0, at most 1000 to run"
     assert rows["obstacle_field"].default is None
     for path in ("world.size", "world.dt", "groups[].length", "navigation.cell"):
         assert any(u in rows[path].help for u in ("world units", "seconds")), path
