@@ -19,3 +19,14 @@ def test_every_key_is_in_both_forms():
         assert shown in md or (not rest and table in md), row.path
         assert row.path in plain
     assert "| `ticks` | integer | 1800 | >= 1 |" in md  # [run] ticks: how long a scene runs
+
+
+def test_check_keys_prints_the_reference(capsys):
+    from rigidflock.cli import main
+
+    assert main(["check", "--keys", "--markdown"]) == 0
+    assert capsys.readouterr().out == markdown()
+    assert main(["check", "--keys"]) == 0
+    assert capsys.readouterr().out == text() + "\n"
+    assert main(["check"]) == 2  # neither scenes nor --keys: one usage line
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
