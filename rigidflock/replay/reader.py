@@ -120,8 +120,10 @@ class ReplayReader:
             raise fail(self.path, f"not a rigidflock replay ({what})")
         if len(data) < PREAMBLE.size:
             raise fail(self.path, "replay cut short inside its header")
-        _, version, _, _ = PREAMBLE.unpack(data)
+        _, version, flags, reserved = PREAMBLE.unpack(data)
         self._check_version(version)
+        if flags or reserved:  # written as 0 and not checksummed: anything else is damage
+            raise fail(self.path, "damaged replay header (preamble flags)")
 
     def _check_version(self, version) -> None:
         problem = version_problem(version)
