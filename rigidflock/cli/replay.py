@@ -73,6 +73,9 @@ def cmd_verify(args) -> int:
         enabled = not args.quiet and sys.stderr.isatty()
         with progress_bar(reader.last_tick + 1, "tick", enabled) as bar:
             result = verify(reader, bar)
+    if result.unverifiable is not None:
+        print(f"rigidflock: {args.file}: {result.unverifiable}", file=sys.stderr)
+        return EXIT_FAILED
     for note in result.notes:
         print(f"rigidflock: {args.file}: note: {note}", file=sys.stderr)
     if not result.complete:

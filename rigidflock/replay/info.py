@@ -16,6 +16,7 @@ def info(reader: ReplayReader) -> dict:
     return {
         "file": str(reader.path),
         "format_version": h["format_version"],
+        "model_version": h.get("model_version", 1),
         "rigidflock": h.get("rigidflock"),
         "pymunk": h.get("pymunk"),
         "created": h.get("created"),
@@ -44,7 +45,8 @@ def format_info(d: dict) -> str:
     status = "complete" if d["complete"] else f"INCOMPLETE: {d['problem']}"
     per = d["bytes_per_unit_tick"]
     lines = [
-        f"{d['file']}: rigidflock replay, format {d['format_version']}, {status}",
+        f"{d['file']}: rigidflock replay, format {d['format_version']}, "
+        f"model {d['model_version']}, {status}",
         f"  scene     {d['scene']} ({d['scene_source']}), seed {d['seed']}, dt {d['dt']:g} s",
         f"  recorded  by rigidflock {d['rigidflock']}, pymunk {d['pymunk']}, {d['created']}",
         f"  ticks     {d['first_tick']}..{d['last_tick']} ({d['ticks']} states, "

@@ -42,6 +42,7 @@ from rigidflock.replay.container import (
 )
 from rigidflock.replay.payload import payload_parts
 from rigidflock.replay.states import SCALES, Scratch, encode_compact, encode_exact
+from rigidflock.sim.simulation import MODEL_VERSION
 
 
 def recording_header(sim, precision: str, chunk_ticks: int, prelude) -> dict:
@@ -49,6 +50,7 @@ def recording_header(sim, precision: str, chunk_ticks: int, prelude) -> dict:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
+        "model_version": MODEL_VERSION,
         "rigidflock": __version__,
         "pymunk": package_version("pymunk"),
         "numpy": np.__version__,

@@ -16,7 +16,7 @@ from rigidflock.replay.errors import ReplayError, fail
 from rigidflock.replay.payload import Chunk
 from rigidflock.replay.reader import ReplayReader
 from rigidflock.replay.states import FIELD_WORDS, SCALES, STATE_FIELDS, quantize
-from rigidflock.sim import Simulation
+from rigidflock.sim import MODEL_VERSION, Simulation
 
 
 @dataclass
@@ -50,10 +50,30 @@ class VerifyResult:
     complete: bool = True
     problem: str | None = None
     notes: list[str] = field(default_factory=list)
+    # why the file cannot be re-simulated at all (recorded by another model version), else None
+    unverifiable: str | None = None
 
     @property
     def ok(self) -> bool:
-        return self.difference is None
+        return self.difference is None and self.unverifiable is None
+
+
+def model_version_of(header: dict) -> int:
+    """The model version a recording was made with (files before the field: model 1)."""
+    v = header.get("model_version", 1)
+    return v if isinstance(v, int) and not isinstance(v, bool) else 1
+
+
+def model_problem(header: dict) -> str | None:
+    """The one line saying a recording of another model version cannot be verified; None when
+    it is this rigidflock's model."""
+    v = model_version_of(header)
+    if v == MODEL_VERSION:
+        return None
+    return (
+        f"recorded by model version {v}; this rigidflock simulates model {MODEL_VERSION}: "
+        "cannot verify; replay and export still work"
+    )
 
 
 def _fmt(v) -> str:
@@ -143,7 +163,8 @@ def verify(reader: ReplayReader, progress=None) -> VerifyResult:
     here = package_version("pymunk")
     if h.get("pymunk") and here and h.get("pymunk") != here:
         result.notes.append(f"recorded with pymunk {h['pymunk']}, verifying with {here}")
-    if not reader.chunks:
+    result.unverifiable = model_problem(h)
+    if not reader.chunks or result.unverifiable is not None:
         return result
     try:
         sim = Simulation(scene, seed=h["seed"])

@@ -1,6 +1,14 @@
 """The simulation: :class:`Simulation` with ``reset(seed)`` and ``step(command) -> StepEvents``."""
 
 from rigidflock.sim.commands import TOGGLES, Command, CommandError, StepEvents, apply_toggles
-from rigidflock.sim.simulation import Simulation
+from rigidflock.sim.simulation import MODEL_VERSION, Simulation
 
-__all__ = ["TOGGLES", "Command", "CommandError", "Simulation", "StepEvents", "apply_toggles"]
+__all__ = [
+    "MODEL_VERSION",
+    "TOGGLES",
+    "Command",
+    "CommandError",
+    "Simulation",
+    "StepEvents",
+    "apply_toggles",
+]

@@ -30,7 +30,13 @@ from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_sce
 from rigidflock.scenes import resolve_scene
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
 
-__all__ = ["Simulation"]
+__all__ = ["MODEL_VERSION", "Simulation"]
+
+# The model this rigidflock simulates. Bumped whenever a change alters the arithmetic of a run (the
+# same scene, seed and inputs then give different states); recordings store it and ``verify``
+# re-simulates only recordings of this model. 1: rigidflock 0.1 on (files without the field are
+# model 1).
+MODEL_VERSION = 1
 
 
 class Simulation:
