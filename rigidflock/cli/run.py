@@ -66,6 +66,8 @@ def _summary(result, command_seconds: float | None = None, compile_seconds: floa
         f"  contacts: unit {m['unit_contacts']}, obstacle {m['obstacle_contacts']}, "
         f"wall {m['wall_contacts']}, player {f(m['player_contacts'], 'd')}"
         + (f" (first at tick {first})" if first is not None else ""),
+        f"  pinned {m['pinned_seconds']:.1f} unit-s (longest {m['longest_pin_seconds']:.1f} s), "
+        f"stuck {m['stuck_seconds']:.1f} unit-s",
     ]
     for g in m.get("orders", []):
         if g["arrival_tick"] is not None:

@@ -105,11 +105,16 @@ class World:
             self.bodies.append(body)
             self._index_of_body[body.id] = k
 
+        # static shapes each unit touches now (obstacles, walls, buildings): kept by the begin and
+        # separate callbacks, which run only when a contact starts or ends
+        self.touching = np.zeros(self.n, dtype=np.int64)
         space.on_collision(UNIT, UNIT, begin=self._count("unit"))
         space.on_collision(UNIT, PLAYER, begin=self._count("player"))
         for kind in (UNIT, PLAYER):
-            space.on_collision(kind, OBSTACLE, begin=self._count("obstacle"))
-            space.on_collision(kind, WALL, begin=self._count("wall"))
+            for other, field in ((OBSTACLE, "obstacle"), (WALL, "wall")):
+                space.on_collision(
+                    kind, other, begin=self._touch(field, 1), separate=self._touch(None, -1)
+                )
 
         self._unit_ids = np.array([b.id for b in self.bodies], dtype=np.uintp)
         self._buf = pb.Buffer()
@@ -132,6 +137,22 @@ class World:
             setattr(self.contacts, field, getattr(self.contacts, field) + 1)
 
         return begin
+
+    def _touch(self, field: str | None, step: int):
+        """A callback adding ``step`` to the touching count of the unit in the contact (and,
+        with ``field``, counting a contact begin of that kind)."""
+        count = self._count(field) if field is not None else None
+        index = self._index_of_body
+
+        def callback(arbiter, space, data):
+            body = arbiter.shapes[0].body  # None once the space is being torn down
+            k = index.get(body.id) if body is not None else None
+            if k is not None:
+                self.touching[k] = max(self.touching[k] + step, 0)
+            if count is not None:
+                count(arbiter, space, data)
+
+        return callback
 
     def _map_rows(self, ids: np.ndarray) -> None:
         """Find each unit's row in the batch order (only when that order changed)."""

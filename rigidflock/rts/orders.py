@@ -30,6 +30,8 @@ from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.slots import assign_nearest, formation_slots
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 
+STUCK_AFTER = 1.0  # seconds without progress along the route before a unit counts as stuck
+
 
 class Orders:
     """The move orders of one run. ``group_of`` (N,) gives each unit's group id, -1 if none."""
@@ -179,6 +181,15 @@ class Orders:
         g.field = self._field(g.goal, navigation.congestion_cost(self.grid, state.pos[stopped]))
         g.reroutes += 1
         g.last_reroute = tick
+
+    def stuck_units(self, tick: int, dt: float, after: float = STUCK_AFTER) -> np.ndarray:
+        """(N,) bool: ordered units not on their slot whose distance to go has not shrunk (by
+        half a cell) for more than ``after`` seconds: the stuck time of the run metrics."""
+        out = np.zeros(self.units.n, dtype=bool)
+        limit = int(round(after / dt))
+        for g in self.groups.values():
+            out[g.members] = ~g.arrived & (tick - g.progress_tick > limit)
+        return out
 
     def summary(self) -> list[dict]:
         """Per group: units, arrived, arrival tick, route length, re-routes."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rigidflock.model.contacts import Contacts
+from rigidflock.model.flock_metrics import PIN_SLOW
 from rigidflock.model.metrics import elongation, flock_labels, nn_distances, polarization
 
 
@@ -27,7 +28,29 @@ class RunMetrics:
     first_player_contact_tick: int | None = None
     flocks_final: int = 0
     elongation_final: float = float("nan")
+    pinned_seconds: float = 0.0  # unit-seconds touching static geometry while slow
+    longest_pin: float = 0.0  # seconds, the longest single pin of one unit
+    stuck_seconds: float = 0.0  # unit-seconds of ordered units without progress, not arrived
     _last: dict = field(default_factory=dict)
+    _pin_run: np.ndarray | None = None  # (N_ai,) seconds each unit has been pinned so far
+
+    def _add_pins(self, sim) -> None:
+        """Pinned: an AI unit touching an obstacle, wall or building (pymunk's contact state)
+        while slower than ``PIN_SLOW`` x its cruise speed. Array operations only."""
+        u, st = sim.units, sim.state
+        n_ai = u.n_ai
+        dt = sim.scene.world.dt
+        speed = np.hypot(st.vel[:n_ai, 0], st.vel[:n_ai, 1])
+        pinned = (sim.world.touching[:n_ai] > 0) & (speed < PIN_SLOW * u.cruise_speed[:n_ai])
+        if self._pin_run is None or len(self._pin_run) != n_ai:
+            self._pin_run = np.zeros(n_ai)
+        run = np.where(pinned, self._pin_run + dt, 0.0)
+        self._pin_run = run
+        self.pinned_seconds += float(pinned.sum()) * dt
+        if n_ai:
+            self.longest_pin = max(self.longest_pin, float(run.max()))
+        if sim.orders.groups:
+            self.stuck_seconds += float(sim.orders.stuck_units(sim.tick, dt).sum()) * dt
 
     def add(self, sim, events=None) -> None:
         """Fold in the simulation's current state (and the contacts of the tick that made it)."""
@@ -51,6 +74,7 @@ class RunMetrics:
             self.contacts += Contacts.of_events(events)
             if events.player_contacts and self.first_player_contact_tick is None:
                 self.first_player_contact_tick = events.tick
+        self._add_pins(sim)
         self._last = {"pos": pos, "family": u.family[:n_ai]}
 
     def finish(self) -> None:
@@ -77,4 +101,7 @@ class RunMetrics:
             "leader_fraction_mean": num(self.leader_sum / self.ticks) if self.ticks else None,
             "flocks_final": self.flocks_final,
             "elongation_final": num(self.elongation_final),
+            "pinned_seconds": float(self.pinned_seconds),
+            "longest_pin_seconds": float(self.longest_pin),
+            "stuck_seconds": float(self.stuck_seconds),
         }
