@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 
 KINDS = ("unit", "obstacle", "wall", "player")
 
@@ -26,14 +26,17 @@ class Contacts:
     wall: int = 0
     player: int = 0
 
+    # field by field: these run every tick, and ``dataclasses.astuple`` deep-copies (~20 us)
     def __add__(self, other: Contacts) -> Contacts:
-        return Contacts(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+        return Contacts(self.unit + other.unit, self.obstacle + other.obstacle,
+                        self.wall + other.wall, self.player + other.player)  # fmt: skip
 
     def __sub__(self, other: Contacts) -> Contacts:
-        return Contacts(*(a - b for a, b in zip(astuple(self), astuple(other), strict=True)))
+        return Contacts(self.unit - other.unit, self.obstacle - other.obstacle,
+                        self.wall - other.wall, self.player - other.player)  # fmt: skip
 
     def copy(self) -> Contacts:
-        return Contacts(*astuple(self))
+        return Contacts(self.unit, self.obstacle, self.wall, self.player)
 
     @classmethod
     def of_events(cls, events) -> Contacts:

@@ -31,6 +31,34 @@ def nn_distances(pos: np.ndarray, box: np.ndarray | None = None) -> np.ndarray:
     return dist[:, 1]
 
 
+BRUTE_PAIRS = 200_000  # nn_completed: up to this many distances, no k-d tree
+
+
+def nn_completed(nn_within: np.ndarray, pos: np.ndarray, box: np.ndarray | None = None):
+    """:func:`nn_distances` from the distances already found within a search radius:
+    ``nn_within`` (N,) is each unit's nearest distance when some unit is closer than the radius,
+    inf otherwise (what the steering's pair pass writes). Only the units left at inf are looked
+    up in a k-d tree, so a dense flock costs no search at all. Same values as
+    :func:`nn_distances` (the minimum-image offset is the same subtraction either way)."""
+    if len(pos) < 2:
+        return np.zeros(0)
+    far = np.flatnonzero(np.isinf(nn_within))
+    if len(far) == 0:
+        return nn_within
+    nn = nn_within.copy()
+    p = pos if box is None else fold(pos, box)
+    if len(far) * len(p) <= BRUTE_PAIRS:  # a few stragglers: distances to everybody
+        for a in far:
+            d = min_image(p - p[a], box)
+            d2 = d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1]
+            d2[a] = np.inf
+            nn[a] = np.sqrt(d2.min())
+        return nn
+    dist, _ = cKDTree(p, boxsize=box).query(p[far], k=2)
+    nn[far] = dist[:, 1]
+    return nn
+
+
 def flock_labels(
     pos: np.ndarray, family: np.ndarray, link: float, box: np.ndarray | None = None
 ) -> np.ndarray:

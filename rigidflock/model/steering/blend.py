@@ -34,6 +34,7 @@ from rigidflock.model.state import (
 )
 from rigidflock.model.steering import avoidance, cells, flocking, kernels, pursuit
 from rigidflock.model.steering.neighbours import VerletPairs, directed, pairs_cells
+from rigidflock.model.steering.threads import ThreadPolicy
 from rigidflock.model.steering.view import VIEW_CODES, in_view
 from rigidflock.model.torus import min_image
 
@@ -51,6 +52,9 @@ class Steering:
     gap: (
         np.ndarray
     )  # (N,) distance to the nearest AI unit ahead (within L to the side), inf if none
+    # (N_ai,) distance to the nearest other AI unit when closer than the search radius, else inf
+    # (Steerer only; see ``model.metrics.nn_completed``)
+    nn: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     # (looking units (P,), partners (P,), mask (P,)): the flocking pairs, assembled on demand
     pair_source: tuple = field(default_factory=tuple, repr=False)
     _pairs: tuple | None = field(default=None, repr=False)
@@ -199,6 +203,7 @@ class Steerer:
         # seconds accumulated under "neighbours" and "rules"
         self.timings = timings if timings is not None else defaultdict(float)
         self.verlet = VerletPairs(skin)
+        self.threads = ThreadPolicy()  # one thread or all, whichever the passes run faster on
         n_ai = units.n_ai
         self._coh = np.zeros((n_ai, 2))
         self._ali = np.zeros((n_ai, 2))
@@ -206,6 +211,7 @@ class Steerer:
         self._sep = np.zeros(n_ai)
         self._nf = np.zeros(n_ai, np.int64)
         self._gap = np.full(units.n, np.inf)
+        self._nn = np.full(n_ai, np.inf)
         self._scratch = np.empty((units.n, 9), np.int64)
         self._rows_built = -1  # the neighbour-list build the per-unit rows were made from
         self._family = np.ascontiguousarray(units.family, dtype=np.int64)
@@ -251,7 +257,8 @@ class Steerer:
         """The rule sums' buffers (a new bundle only when the flock mask was reallocated)."""
         if self._sums_bundle is None or self._sums_bundle.flock is not self._flock:
             self._sums_bundle = kernels.PairSums(self._coh, self._ali, self._cnt, self._sep,
-                                                 self._nf, self._flock, self._gap)  # fmt: skip
+                                                 self._nf, self._flock, self._gap,
+                                                 self._nn)  # fmt: skip
         return self._sums_bundle
 
     def _update_rows(self, pos_ai: np.ndarray, search: float) -> None:
@@ -294,7 +301,7 @@ class Steerer:
         """``flock_key`` (N,): who flocks with whom (default: the family); ``role`` (N,): role
         codes to use this tick (default: the units' own; ordered units lead nobody)."""
         units, world = self.units, self.world
-        kernels.use_threads(units.n)
+        self.threads.begin()
         family = self._family if flock_key is None else np.ascontiguousarray(flock_key, np.int64)
         roles = self._role if role is None else np.ascontiguousarray(role, np.int64)
         n, n_ai = units.n, units.n_ai
@@ -325,6 +332,7 @@ class Steerer:
             target=np.empty((n, 2)),
             gap=self._gap.copy(),
             pair_source=pairs,
+            nn=self._nn.copy() if n_ai else self._nn,
         )
         unit_rules, weights = self._unit_bundles(rules, roles)
         kernels.unit_pass(
@@ -333,6 +341,7 @@ class Steerer:
             out.target, out.felt), self._scratch,
         )  # fmt: skip
         t2 = time.perf_counter()
+        self.threads.end(t2 - t1)
         self.timings["neighbours"] += t1 - t0
         self.timings["rules"] += t2 - t1
         return out
