@@ -12,7 +12,7 @@ from rigidflock.model.metrics import (
     flock_labels,
     nn_completed,
     nn_distances,
-    polarization,
+    polarization_fast,
 )
 
 
@@ -26,7 +26,7 @@ def tick_nn(sim, box: np.ndarray | None) -> np.ndarray:
     nn = getattr(sim.steering, "nn", None)
     if nn is None or len(nn) != n_ai:
         return nn_distances(pos, box)
-    return nn_completed(nn, pos, box)
+    return nn_completed(nn, pos, box, sim.steering.nn_radius)
 
 
 @dataclass
@@ -56,7 +56,7 @@ class RunMetrics:
         h = sim.steering.heading[:n_ai]
         pos = st.pos[:n_ai]
         self.ticks += 1
-        pol = polarization(h)
+        pol = polarization_fast(h)
         self.polarization_sum += pol
         self.polarization_final = pol
         nn = tick_nn(sim, self.box)

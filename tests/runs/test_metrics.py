@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from rigidflock.bench import bench_scene
-from rigidflock.model.metrics import nn_distances
+from rigidflock.model.metrics import nn_distances, polarization
 from rigidflock.runs import metrics as run_metrics
 from rigidflock.runs.runner import run_scene
 from rigidflock.scene import load_scene
@@ -44,5 +44,18 @@ def test_run_summary_unchanged(name, seed, monkeypatch):
     monkeypatch.setattr(
         run_metrics, "tick_nn", lambda sim, box: nn_distances(sim.state.pos[: sim.units.n_ai], box)
     )
+    monkeypatch.setattr(run_metrics, "polarization_fast", polarization)
     slow = run_scene(scene, 60, seed=seed).metrics
     assert fast == slow
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 1000, 10001])
+def test_polarization_fast_is_polarization(n):
+    from rigidflock.model.metrics import polarization, polarization_fast
+
+    rng = np.random.default_rng(n)
+    for _ in range(10):
+        a = rng.uniform(0, 2 * np.pi, n)
+        h = np.stack([np.cos(a), np.sin(a)], axis=1)
+        assert polarization_fast(h) == polarization(h)
+        assert polarization_fast(h[: n // 2 + 1]) == polarization(h[: n // 2 + 1])

@@ -55,6 +55,7 @@ class Steering:
     # (N_ai,) distance to the nearest other AI unit when closer than the search radius, else inf
     # (Steerer only; see ``model.metrics.nn_completed``)
     nn: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    nn_radius: float = 0.0  # the search radius of ``nn``
     # (looking units (P,), partners (P,), mask (P,)): the flocking pairs, assembled on demand
     pair_source: tuple = field(default_factory=tuple, repr=False)
     _pairs: tuple | None = field(default=None, repr=False)
@@ -309,6 +310,7 @@ class Steerer:
         vel = np.ascontiguousarray(st.vel)
         radii_ = radii(units, rules)
         pairs = ()
+        search = 0.0
         t0 = time.perf_counter()
         t1 = t0
         if n_ai:
@@ -333,6 +335,7 @@ class Steerer:
             gap=self._gap.copy(),
             pair_source=pairs,
             nn=self._nn.copy() if n_ai else self._nn,
+            nn_radius=search if n_ai else 0.0,
         )
         unit_rules, weights = self._unit_bundles(rules, roles)
         kernels.unit_pass(
