@@ -265,9 +265,11 @@ class Steerer:
     def _update_rows(self, pos_ai: np.ndarray, search: float) -> None:
         """Candidate partners per AI unit (rows rebuilt only when the neighbour list was)."""
         n_ai = self.units.n_ai
-        ci, cj = self.verlet.candidates(pos_ai, search, self.world.box)
+        # the parallel rebuild only when the thread policy found that threads pay
+        parallel = self.threads.threads > 1
+        ptr, nbr = self.verlet.rows(pos_ai, search, self.world.box, parallel)
         if self._rows_built != self.verlet.builds:
-            self._rows = kernels.Rows(*cells.to_rows(ci, cj, n_ai))
+            self._rows = kernels.Rows(ptr, nbr)
             self._owner = np.repeat(np.arange(n_ai), np.diff(self._rows.ptr))
             self._flock = np.zeros(len(self._rows.nbr), dtype=np.bool_)
             self._rows_built = self.verlet.builds

@@ -220,3 +220,69 @@ def nearest_of(pos, which, cell, box_w, box_h, wrap, out):
                 break
             ring += 1
         out[k] = np.sqrt(best)
+
+
+@nb.njit(cache=True, parallel=True)
+def cell_rows(pos, radius, box_w, box_h, wrap):
+    """Each unit's partners closer than ``radius`` as rows, straight from a cell list: unit a's
+    are ``nbr[ptr[a]:ptr[a + 1]]``, ascending; the same arrays as
+    ``to_rows(*cell_pairs(pos, radius, ...), n)``. Two parallel passes over the units (count,
+    then fill and sort each row), so the rebuild runs on the threads the kernels run on; every
+    pair is tested from both ends, which costs less than the serial pair list and its
+    conversion to rows. Returns ptr (n + 1,), nbr (2P,) int64."""
+    n = pos.shape[0]
+    if wrap:
+        ox, oy, ex, ey = 0.0, 0.0, box_w, box_h
+    else:
+        ox, oy = pos[:, 0].min(), pos[:, 1].min()
+        ex = pos[:, 0].max() - ox + 1e-9
+        ey = pos[:, 1].max() - oy + 1e-9
+    ncx, ncy = grid_shape(ex, ey, radius, n)
+    sx, sy = ex / ncx, ey / ncy
+    cell, start, items = bin_points(pos, ox, oy, sx, sy, ncx, ncy)
+    offx, offy = cell_offsets(ncx, wrap), cell_offsets(ncy, wrap)
+    sp = np.empty((n, 2))  # positions in cell order, for memory locality in the scan
+    for q in nb.prange(n):
+        sp[q, 0] = pos[items[q], 0]
+        sp[q, 1] = pos[items[q], 1]
+    r2 = radius * radius
+    count = np.zeros(n + 1, np.int64)
+    scratch = np.empty((n, 9), np.int64)
+    for i in nb.prange(n):
+        px, py = pos[i, 0], pos[i, 1]
+        cells = scratch[i]
+        nc = neighbour_cells(cell[i] % ncx, cell[i] // ncx, ncx, ncy, offx, offy, wrap, cells)
+        m = 0
+        for k in range(nc):
+            c = cells[k]
+            for q in range(start[c], start[c + 1]):
+                if items[q] == i:
+                    continue
+                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
+                if dx * dx + dy * dy < r2:
+                    m += 1
+        count[i + 1] = m
+    ptr = np.cumsum(count)
+    nbr = np.empty(ptr[n], np.int64)
+    for i in nb.prange(n):
+        px, py = pos[i, 0], pos[i, 1]
+        cells = scratch[i]
+        nc = neighbour_cells(cell[i] % ncx, cell[i] // ncx, ncx, ncy, offx, offy, wrap, cells)
+        first = ptr[i]
+        m = first
+        for k in range(nc):
+            c = cells[k]
+            for q in range(start[c], start[c + 1]):
+                j = items[q]
+                if j == i:
+                    continue
+                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
+                if dx * dx + dy * dy < r2:
+                    # insertion sort keeps the row ascending
+                    t = m
+                    while t > first and nbr[t - 1] > j:
+                        nbr[t] = nbr[t - 1]
+                        t -= 1
+                    nbr[t] = j
+                    m += 1
+    return ptr, nbr
