@@ -227,6 +227,7 @@ class Steerer:
         self._flock = np.zeros(0, dtype=np.bool_)
         self._sums_bundle = None
         self._unit_cache = None  # (rules, roles, (UnitRules, Weights)) last used
+        self._geometry_cache = None  # (rules, (radii, search radius, obstacle grid)) last used
 
     def _obstacle_grid_for(self, reach: float):
         """A static cell grid of obstacle centres with cells at least ``reach`` wide (built once,
@@ -300,33 +301,45 @@ class Steerer:
         self._unit_cache = (rules, roles, bundles)
         return bundles
 
+    def _geometry(self, rules):
+        """The rules' radii (view, separation, leader cone; (N,) each), the pair search radius
+        and the obstacle grid: made again only when the rules change (saves their reductions
+        every tick)."""
+        cached = self._geometry_cache
+        if cached is not None and cached[0] is rules:
+            return cached[1]
+        units, obs = self.units, self.world.obstacles
+        radii_ = radii(units, rules)
+        search = 0.0
+        if units.n_ai:
+            search = float(max(radii_[0].max(), radii_[1].max(), radii_[2].max()))
+        feeler_len = units.length * rules.feeler_factor
+        reach = float(feeler_len.max() + (obs[:, 2].max() if len(obs) else 0.0)
+                      + (units.width / 2 + units.length / 2).max())  # fmt: skip
+        geometry = (radii_, search, self._obstacle_grid_for(reach))
+        self._geometry_cache = (rules, geometry)
+        return geometry
+
     def __call__(self, st: State, rules, flock_key=None, role=None) -> Steering:
         """``flock_key`` (N,): who flocks with whom (default: the family); ``role`` (N,): role
         codes to use this tick (default: the units' own; ordered units lead nobody)."""
-        units, world = self.units, self.world
+        units = self.units
         self.threads.begin()
         family = self._family if flock_key is None else np.ascontiguousarray(flock_key, np.int64)
         roles = self._role if role is None else np.ascontiguousarray(role, np.int64)
         n, n_ai = units.n, units.n_ai
         pos = np.ascontiguousarray(st.pos)
         vel = np.ascontiguousarray(st.vel)
-        radii_ = radii(units, rules)
+        radii_, search, grid = self._geometry(rules)
         pairs = ()
-        search = 0.0
         t0 = time.perf_counter()
         t1 = t0
         if n_ai:
-            search = float(max(radii_[0].max(), radii_[1].max(), radii_[2].max()))
             self._update_rows(pos[:n_ai], search)
             t1 = time.perf_counter()
             bodies_ai = kernels.Bodies(pos[:n_ai], vel[:n_ai], st.angle)
             self._pair_pass(bodies_ai, rules, family, radii_, search)
             pairs = (self._owner, self._rows.nbr, self._flock.copy())
-        feeler_len = units.length * rules.feeler_factor
-        obs = world.obstacles
-        reach = float(feeler_len.max() + (obs[:, 2].max() if len(obs) else 0.0)
-                      + (units.width / 2 + units.length / 2).max())  # fmt: skip
-        grid = self._obstacle_grid_for(reach)
         out = Steering(
             force=np.empty(n),
             heading=np.empty((n, 2)),
