@@ -18,9 +18,9 @@ from rigidflock.model.metrics import (
 
 def tick_nn(sim, box: np.ndarray | None) -> np.ndarray:
     """Nearest-neighbour distance of each AI unit (:func:`~rigidflock.model.metrics.nn_distances`)
-    for the simulation's current state, from what its steering pass found (a k-d tree only for
-    units with nobody within the search radius). Falls back to the full search when the steering
-    carries no distances for this state."""
+    for the simulation's current state, from what its steering pass found (a compiled ring search
+    over cells only for units with nobody within the search radius). Falls back to the full
+    search when the steering carries no distances for this state."""
     n_ai = sim.units.n_ai
     pos = sim.state.pos[:n_ai]
     nn = getattr(sim.steering, "nn", None)
