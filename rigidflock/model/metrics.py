@@ -13,7 +13,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
 from rigidflock.model.steering.neighbours import pairs_kdtree
-from rigidflock.model.torus import fold, min_image
+from rigidflock.model.torus import fold, folded, min_image
 
 
 def polarization(heading: np.ndarray) -> float:
@@ -69,7 +69,7 @@ def nn_completed(
     if len(far) == 0:
         return nn_within
     nn = nn_within.copy()
-    p = np.ascontiguousarray(pos if box is None else fold(pos, box), dtype=np.float64)
+    p = np.ascontiguousarray(pos if box is None else folded(pos, box), dtype=np.float64)
     w, h = (0.0, 0.0) if box is None else (float(box[0]), float(box[1]))
     if radius <= 0.0:  # no hint: cells of about the mean spacing
         ext = np.ptp(p, axis=0) if box is None else np.asarray(box, float)
