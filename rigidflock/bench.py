@@ -12,6 +12,9 @@ alone): build, ``warmup`` ticks, then ``ticks`` timed ticks. Reported per size:
   physics step;
 - ``split``: seconds per tick of each phase, plus ``metrics`` (the run summary's per-tick
   measurements, which ``run`` adds on top of the tick);
+- ``run_tick_seconds`` and ``run_ratio``: what ``rigidflock run`` pays per tick (the tick, the
+  state check and the run metrics, as :func:`rigidflock.runs.runner.run_scene` does them), and
+  that over the tick;
 - ``peak_rss_bytes`` and ``bytes_per_unit``: the process's peak resident memory above its size
   after imports.
 """
@@ -27,7 +30,7 @@ import numpy as np
 
 from rigidflock.scene import Scene, parse_scene
 
-DEFAULT_SIZES = (1000, 10000, 50000)
+DEFAULT_SIZES = (1000, 10000, 100000)
 PHASES = ("read", "neighbours", "rules", "forces", "write", "physics")
 
 
@@ -54,6 +57,34 @@ spawn = {{ center = [{side / 2}, {side / 2}], radius = {r} }}
 {_obstacle_lattice(n, side)}
 """,
         f"<bench {n}>",
+    )
+
+
+def mesa_density_scene(n: int = 1000, view_radius: float = 20.0) -> Scene:
+    """``n`` units at the density of Mesa's Boid Flockers example (100 boids on a 100 x 100
+    torus, vision 10), scaled so Mesa's vision is this scene's view radius (5 L = 20): a
+    wrap-around square of side sqrt(n) * 100 / 10 * (view_radius / 10), units placed uniformly
+    at random, no obstacles."""
+    side = float(np.sqrt(n) * 10.0 * view_radius / 10.0)
+    rng = np.random.default_rng(7)
+    pos = rng.uniform(0.0, side, size=(n, 2))
+    positions = ", ".join(f"[{x:.3f}, {y:.3f}]" for x, y in pos)
+    return parse_scene(
+        f"""
+name = "mesa density {n}"
+seed = 1
+[world]
+size = [{side}, {side}]
+bounds = "wrap"
+[rules]
+view = "wide"
+chase = false
+radius_factor = {{ wide = {view_radius / 4.0}, limited = 5.0, narrow = 5.0 }}
+[[groups]]
+count = {n}
+spawn = {{ positions = [{positions}] }}
+""",
+        f"<mesa density {n}>",
     )
 
 
@@ -119,6 +150,7 @@ def _rss_bytes() -> int:
 def bench_one(n: int, ticks: int, warmup: int) -> dict:
     """Build and time one size in this process."""
     from rigidflock.runs.metrics import RunMetrics
+    from rigidflock.runs.runner import check_state
     from rigidflock.sim import Simulation
 
     warm = Simulation(bench_scene(50))  # load the compiled kernels before the memory baseline
@@ -135,9 +167,10 @@ def bench_one(n: int, ticks: int, warmup: int) -> dict:
     acc = RunMetrics(sim.box, 2.0 * sim.rules.separation_factor * float(sim.units.length.max()))
     metrics = 0.0
     t0 = time.perf_counter()
-    for _ in range(ticks):
+    for _ in range(ticks):  # what `run` does per tick, with the run metrics timed apart
         events = sim.step()
         t1 = time.perf_counter()
+        check_state(sim.state)
         acc.add(sim, events)
         metrics += time.perf_counter() - t1
     total = time.perf_counter() - t0
@@ -154,6 +187,9 @@ def bench_one(n: int, ticks: int, warmup: int) -> dict:
         "ticks_per_second": 1.0 / tick,
         "physics_step_seconds": physics,
         "ratio": tick / physics if physics > 0 else None,
+        "run_tick_seconds": total / ticks,
+        "run_ticks_per_second": ticks / total,
+        "run_ratio": total / ticks / tick,
         "split": split,
         "neighbour_rebuilds": sim._steerer.verlet.builds,
         "peak_rss_bytes": peak,
@@ -194,9 +230,9 @@ def format_table(results: list[dict]) -> str:
     head = (
         f"{'units':>7} {'ticks/s':>9} {'tick ms':>8} {'physics ms':>10} {'ratio':>6} "
         + " ".join(f"{p:>10}" for p in (*PHASES[:-1], "metrics"))
-        + f" {'B/unit':>8}"
+        + f" {'B/unit':>8} {'run ms':>8} {'run/s':>7} {'run x':>6}"
     )
-    lines = [head, " " * 47 + "(ms per tick)"]
+    lines = [head, " " * 47 + "(ms per tick)" + " " * 73 + "(run: tick + metrics)"]
     for r in results:
         if r.get("scenario") == "orders" and "error" not in r:
             lines.append(
@@ -214,7 +250,8 @@ def format_table(results: list[dict]) -> str:
             f"{r['units']:>7} {r['ticks_per_second']:>9.0f} {r['tick_seconds'] * 1e3:>8.3f} "
             f"{r['physics_step_seconds'] * 1e3:>10.3f} {r['ratio']:>6.2f} "
             + " ".join(f"{s[p] * 1e3:>10.3f}" for p in (*PHASES[:-1], "metrics"))
-            + f" {r['bytes_per_unit']:>8.0f}"
+            + f" {r['bytes_per_unit']:>8.0f} {r['run_tick_seconds'] * 1e3:>8.3f}"
+            f" {r['run_ticks_per_second']:>7.0f} {r['run_ratio']:>6.3f}"
         )
     return "\n".join(lines)
 

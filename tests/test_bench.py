@@ -20,11 +20,15 @@ def test_bench_one_reports_the_documented_fields():
         "split",
         "peak_rss_bytes",
         "bytes_per_unit",
+        "run_tick_seconds",
+        "run_ticks_per_second",
+        "run_ratio",
     ):
         assert key in r
     assert r["units"] == 300
     assert set(r["split"]) == {*PHASES, "metrics"}
     assert r["ratio"] > 1.0  # the tick contains the physics step
+    assert r["run_ratio"] >= 1.0  # run: the tick and the run metrics
     # the phases account for most of the tick (the rest is Python glue)
     assert sum(r["split"][p] for p in PHASES) > 0.6 * r["tick_seconds"]
     assert "300" in format_table([r])

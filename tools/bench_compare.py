@@ -4,7 +4,8 @@
 
 Checks the base commit out into a temporary git worktree, then runs ``rigidflock bench`` from
 each checkout in turn (A B A B ...: both see the same machine load) and prints the median
-ticks/s of each and their ratio (this checkout / base). The machine has 2 shared cores: a ratio
+ticks/s of each and their ratio (this checkout / base), for the tick and for ``run`` (the tick
+plus the run metrics). The machine has 2 shared cores: a ratio
 within about +-5% is noise.
 """
 
@@ -21,11 +22,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def bench(checkout: Path, units: str, ticks: int, out: Path) -> dict[int, float]:
+def bench(checkout: Path, units: str, ticks: int, out: Path) -> dict[int, tuple[float, float]]:
+    """{units: (tick ticks/s, run ticks/s)}; the run figure is the tick plus the run metrics
+    (``split.metrics``), which every version of the bench reports."""
     cmd = [sys.executable, "-m", "rigidflock", "bench", "--units", units, "--ticks", str(ticks),
            "--orders", "0", "--json", str(out)]  # fmt: skip
     subprocess.run(cmd, cwd=checkout, check=True, stdout=subprocess.DEVNULL)
-    return {r["units"]: r["ticks_per_second"] for r in json.loads(out.read_text())}
+    return {
+        r["units"]: (r["ticks_per_second"], 1.0 / (r["tick_seconds"] + r["split"]["metrics"]))
+        for r in json.loads(out.read_text())
+    }
 
 
 def main() -> int:
@@ -40,7 +46,7 @@ def main() -> int:
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.base],
                        cwd=ROOT, check=True)  # fmt: skip
         try:
-            runs: dict[str, list[dict[int, float]]] = {"this": [], "base": []}
+            runs: dict[str, list[dict[int, tuple[float, float]]]] = {"this": [], "base": []}
             for k in range(args.repeats):
                 for name, where in (("this", ROOT), ("base", base)):
                     runs[name].append(bench(where, args.units, args.ticks, Path(tmp) / "b.json"))
@@ -48,11 +54,12 @@ def main() -> int:
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT,
                            check=False)  # fmt: skip
-    print(f"{'units':>8} {'this ticks/s':>13} {'base ticks/s':>13} {'ratio':>7}")
+    print(f"{'units':>8} {'':>5} {'this ticks/s':>13} {'base ticks/s':>13} {'ratio':>7}")
     for n in runs["this"][0]:
-        a = statistics.median(r[n] for r in runs["this"])
-        b = statistics.median(r[n] for r in runs["base"])
-        print(f"{n:8d} {a:13.0f} {b:13.0f} {a / b:7.3f}")
+        for k, what in enumerate(("tick", "run")):
+            a = statistics.median(r[n][k] for r in runs["this"])
+            b = statistics.median(r[n][k] for r in runs["base"])
+            print(f"{n:8d} {what:>5} {a:13.0f} {b:13.0f} {a / b:7.3f}")
     return 0
 
 

@@ -158,9 +158,9 @@ def _add_bench(sub) -> None:
     b.add_argument(
         "--units",
         type=unit_list,
-        default=(1000, 10000, 50000),
+        default=(1000, 10000, 100000),
         metavar="N,N,...",
-        help="unit counts (default 1000,10000,50000)",
+        help="unit counts (default 1000,10000,100000)",
     )
     b.add_argument("--ticks", type=positive_int, default=200, help="timed ticks per size")
     b.add_argument("--warmup", type=count, default=30, help="untimed ticks first")

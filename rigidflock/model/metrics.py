@@ -6,13 +6,14 @@ minimum-image), None otherwise. Functions take arrays of AI units only; the call
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
 from rigidflock.model.steering.neighbours import pairs_kdtree
-from rigidflock.model.torus import fold, min_image
+from rigidflock.model.torus import fold, folded, min_image
 
 
 def polarization(heading: np.ndarray) -> float:
@@ -22,6 +23,26 @@ def polarization(heading: np.ndarray) -> float:
     return float(np.hypot(*heading.mean(axis=0)))
 
 
+@nb.njit(cache=True)
+def _column_means(a):
+    """``a.mean(axis=0)`` of an (N, 2) array, summed row by row as numpy sums along axis 0 of a
+    C-ordered array (so the same bits), without numpy's per-row iterator overhead."""
+    sx = sy = 0.0
+    for k in range(a.shape[0]):
+        sx += a[k, 0]
+        sy += a[k, 1]
+    return sx / a.shape[0], sy / a.shape[0]
+
+
+def polarization_fast(heading: np.ndarray) -> float:
+    """:func:`polarization`, compiled: the same value (tests compare), ~15x faster at 10,000
+    units (the run metrics take it every tick)."""
+    if len(heading) == 0:
+        return float("nan")
+    mx, my = _column_means(np.ascontiguousarray(heading, dtype=np.float64))
+    return float(np.hypot(mx, my))
+
+
 def nn_distances(pos: np.ndarray, box: np.ndarray | None = None) -> np.ndarray:
     """Distance from each unit to its nearest other unit, (N,); empty when N < 2."""
     if len(pos) < 2:
@@ -29,6 +50,34 @@ def nn_distances(pos: np.ndarray, box: np.ndarray | None = None) -> np.ndarray:
     p = pos if box is None else fold(pos, box)
     dist, _ = cKDTree(p, boxsize=box).query(p, k=2)
     return dist[:, 1]
+
+
+def nn_completed(
+    nn_within: np.ndarray, pos: np.ndarray, box: np.ndarray | None = None, radius: float = 0.0
+) -> np.ndarray:
+    """:func:`nn_distances` from the distances already found within a search ``radius``:
+    ``nn_within`` (N,) is each unit's nearest distance when some unit is closer than the radius,
+    inf otherwise (what the steering's pair pass writes). Only the units left at inf are searched
+    again (rings of cells of about ``radius`` around them, compiled), so a dense flock costs no
+    search at all. Same values as :func:`nn_distances` (the minimum-image offset is the same
+    subtraction either way; tests compare)."""
+    from rigidflock.model.steering.cells import nearest_of
+
+    if len(pos) < 2:
+        return np.zeros(0)
+    far = np.flatnonzero(np.isinf(nn_within))
+    if len(far) == 0:
+        return nn_within
+    nn = nn_within.copy()
+    p = np.ascontiguousarray(pos if box is None else folded(pos, box), dtype=np.float64)
+    w, h = (0.0, 0.0) if box is None else (float(box[0]), float(box[1]))
+    if radius <= 0.0:  # no hint: cells of about the mean spacing
+        ext = np.ptp(p, axis=0) if box is None else np.asarray(box, float)
+        radius = float(max(np.sqrt(ext[0] * ext[1] / len(p)), 1e-9))
+    out = np.empty(len(far))
+    nearest_of(p, far.astype(np.int64), float(radius), w, h, box is not None, out)
+    nn[far] = out
+    return nn
 
 
 def flock_labels(

@@ -204,8 +204,8 @@ class World:
         positions just read. Returns True when some unit was moved."""
         if self.bounds != "wrap":
             return False
-        wrapped = torus.fold(state.pos, self.size)
-        if np.array_equal(wrapped, state.pos):
+        wrapped = torus.folded(state.pos, self.size)
+        if wrapped is state.pos or np.array_equal(wrapped, state.pos):
             return False
         state.pos[:] = wrapped
         buf = self._pos_buf

@@ -8,7 +8,26 @@ import numpy as np
 
 from rigidflock.model.contacts import Contacts
 from rigidflock.model.flock_metrics import PIN_SLOW
-from rigidflock.model.metrics import elongation, flock_labels, nn_distances, polarization
+from rigidflock.model.metrics import (
+    elongation,
+    flock_labels,
+    nn_completed,
+    nn_distances,
+    polarization_fast,
+)
+
+
+def tick_nn(sim, box: np.ndarray | None) -> np.ndarray:
+    """Nearest-neighbour distance of each AI unit (:func:`~rigidflock.model.metrics.nn_distances`)
+    for the simulation's current state, from what its steering pass found (a compiled ring search
+    over cells only for units with nobody within the search radius). Falls back to the full
+    search when the steering carries no distances for this state."""
+    n_ai = sim.units.n_ai
+    pos = sim.state.pos[:n_ai]
+    nn = getattr(sim.steering, "nn", None)
+    if nn is None or len(nn) != n_ai:
+        return nn_distances(pos, box)
+    return nn_completed(nn, pos, box, sim.steering.nn_radius)
 
 
 @dataclass
@@ -60,10 +79,10 @@ class RunMetrics:
         h = sim.steering.heading[:n_ai]
         pos = st.pos[:n_ai]
         self.ticks += 1
-        pol = polarization(h)
+        pol = polarization_fast(h)
         self.polarization_sum += pol
         self.polarization_final = pol
-        nn = nn_distances(pos, self.box)
+        nn = tick_nn(sim, self.box)
         if len(nn):
             self.nn_sum += float(nn.mean())
             self.nn_count += 1

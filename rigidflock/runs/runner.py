@@ -52,6 +52,15 @@ class RunResult:
         }
 
 
+def check_state(st) -> None:
+    """Raise RunFailed when a unit's position or velocity is not finite (a sum is finite only
+    when every term is, so the common case costs two sums, not two boolean arrays)."""
+    if np.isfinite(st.pos.sum()) and np.isfinite(st.vel.sum()):
+        return
+    if not (np.isfinite(st.pos).all() and np.isfinite(st.vel).all()):
+        raise RunFailed(f"non-finite unit state at tick {st.tick}")
+
+
 def flock_link(scene: Scene) -> float:
     """Link distance of the flock graph: twice the separation distance of the largest unit, so
     units that keep their separation from each other still count as one flock."""
@@ -119,8 +128,7 @@ def run_scene(
             if recorder is not None:
                 recorder.record(None, events)
             st = sim.state
-            if not (np.isfinite(st.pos).all() and np.isfinite(st.vel).all()):
-                raise RunFailed(f"non-finite unit state at tick {st.tick}")
+            check_state(st)
             acc.add(sim, events)
             if sampler is not None:
                 sampler.count(events)

@@ -27,9 +27,10 @@ import numpy as np
 
 from rigidflock.model.contacts import KINDS, Contacts
 from rigidflock.model.flock_metrics import milling, nearest_distance, pinned, touching_static
-from rigidflock.model.metrics import flock_labels, nn_distances, polarization
+from rigidflock.model.metrics import flock_labels, polarization
 from rigidflock.model.state import ROLE_CHASE, ROLE_INTERCEPT
 from rigidflock.outputs import OutputError, atomic_open, atomic_path
+from rigidflock.runs.metrics import tick_nn
 
 FORMATS = {".csv": "csv", ".parquet": "parquet"}
 
@@ -84,7 +85,7 @@ class SeriesSampler:
         u, st = sim.units, sim.state
         n = u.n_ai
         pos, vel = st.pos[:n], st.vel[:n]
-        nn = nn_distances(pos, sim.box)
+        nn = tick_nn(sim, sim.box)
         labels = flock_labels(pos, u.family[:n], self.link, sim.box)
         touch = touching_static(
             pos,

@@ -28,3 +28,13 @@ def test_compiled_min_image_is_the_numpy_one_bit_for_bit():
     got = np.array([torus.min_image_2d(x, y, box[0], box[1], True) for x, y in d])
     np.testing.assert_array_equal(got, ref)
     assert torus.min_image_2d(50.0, -50.0, box[0], box[1], False) == (50.0, -50.0)
+
+
+def test_folded_is_fold_and_skips_positions_already_inside():
+    from rigidflock.model.torus import fold, folded
+
+    box = np.array([100.0, 50.0])
+    inside = np.random.default_rng(1).random((40, 2)) * box
+    assert folded(inside, box) is inside
+    for p in (inside - 30.0, inside + 80.0, np.array([[100.0, 0.0]]), np.array([[-0.0, 49.9]])):
+        np.testing.assert_array_equal(folded(p, box), fold(p, box))

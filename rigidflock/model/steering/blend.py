@@ -34,6 +34,7 @@ from rigidflock.model.state import (
 )
 from rigidflock.model.steering import avoidance, cells, flocking, kernels, pursuit
 from rigidflock.model.steering.neighbours import VerletPairs, directed, pairs_cells
+from rigidflock.model.steering.threads import ThreadPolicy
 from rigidflock.model.steering.view import VIEW_CODES, in_view
 from rigidflock.model.torus import min_image
 
@@ -51,6 +52,10 @@ class Steering:
     gap: (
         np.ndarray
     )  # (N,) distance to the nearest AI unit ahead (within L to the side), inf if none
+    # (N_ai,) distance to the nearest other AI unit when closer than the search radius, else inf
+    # (Steerer only; see ``model.metrics.nn_completed``)
+    nn: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    nn_radius: float = 0.0  # the search radius of ``nn``
     # (looking units (P,), partners (P,), mask (P,)): the flocking pairs, assembled on demand
     pair_source: tuple = field(default_factory=tuple, repr=False)
     _pairs: tuple | None = field(default=None, repr=False)
@@ -199,6 +204,7 @@ class Steerer:
         # seconds accumulated under "neighbours" and "rules"
         self.timings = timings if timings is not None else defaultdict(float)
         self.verlet = VerletPairs(skin)
+        self.threads = ThreadPolicy()  # one thread or all, whichever the passes run faster on
         n_ai = units.n_ai
         self._coh = np.zeros((n_ai, 2))
         self._ali = np.zeros((n_ai, 2))
@@ -206,6 +212,7 @@ class Steerer:
         self._sep = np.zeros(n_ai)
         self._nf = np.zeros(n_ai, np.int64)
         self._gap = np.full(units.n, np.inf)
+        self._nn = np.full(n_ai, np.inf)
         self._scratch = np.empty((units.n, 9), np.int64)
         self._rows_built = -1  # the neighbour-list build the per-unit rows were made from
         self._family = np.ascontiguousarray(units.family, dtype=np.int64)
@@ -220,6 +227,7 @@ class Steerer:
         self._flock = np.zeros(0, dtype=np.bool_)
         self._sums_bundle = None
         self._unit_cache = None  # (rules, roles, (UnitRules, Weights)) last used
+        self._geometry_cache = None  # (rules, (radii, search radius, obstacle grid)) last used
 
     def _obstacle_grid_for(self, reach: float):
         """A static cell grid of obstacle centres with cells at least ``reach`` wide (built once,
@@ -251,15 +259,18 @@ class Steerer:
         """The rule sums' buffers (a new bundle only when the flock mask was reallocated)."""
         if self._sums_bundle is None or self._sums_bundle.flock is not self._flock:
             self._sums_bundle = kernels.PairSums(self._coh, self._ali, self._cnt, self._sep,
-                                                 self._nf, self._flock, self._gap)  # fmt: skip
+                                                 self._nf, self._flock, self._gap,
+                                                 self._nn)  # fmt: skip
         return self._sums_bundle
 
     def _update_rows(self, pos_ai: np.ndarray, search: float) -> None:
         """Candidate partners per AI unit (rows rebuilt only when the neighbour list was)."""
         n_ai = self.units.n_ai
-        ci, cj = self.verlet.candidates(pos_ai, search, self.world.box)
+        # the parallel rebuild only when the thread policy found that threads pay
+        parallel = self.threads.threads > 1
+        ptr, nbr = self.verlet.rows(pos_ai, search, self.world.box, parallel)
         if self._rows_built != self.verlet.builds:
-            self._rows = kernels.Rows(*cells.to_rows(ci, cj, n_ai))
+            self._rows = kernels.Rows(ptr, nbr)
             self._owner = np.repeat(np.arange(n_ai), np.diff(self._rows.ptr))
             self._flock = np.zeros(len(self._rows.nbr), dtype=np.bool_)
             self._rows_built = self.verlet.builds
@@ -290,32 +301,45 @@ class Steerer:
         self._unit_cache = (rules, roles, bundles)
         return bundles
 
+    def _geometry(self, rules):
+        """The rules' radii (view, separation, leader cone; (N,) each), the pair search radius
+        and the obstacle grid: made again only when the rules change (saves their reductions
+        every tick)."""
+        cached = self._geometry_cache
+        if cached is not None and cached[0] is rules:
+            return cached[1]
+        units, obs = self.units, self.world.obstacles
+        radii_ = radii(units, rules)
+        search = 0.0
+        if units.n_ai:
+            search = float(max(radii_[0].max(), radii_[1].max(), radii_[2].max()))
+        feeler_len = units.length * rules.feeler_factor
+        reach = float(feeler_len.max() + (obs[:, 2].max() if len(obs) else 0.0)
+                      + (units.width / 2 + units.length / 2).max())  # fmt: skip
+        geometry = (radii_, search, self._obstacle_grid_for(reach))
+        self._geometry_cache = (rules, geometry)
+        return geometry
+
     def __call__(self, st: State, rules, flock_key=None, role=None) -> Steering:
         """``flock_key`` (N,): who flocks with whom (default: the family); ``role`` (N,): role
         codes to use this tick (default: the units' own; ordered units lead nobody)."""
-        units, world = self.units, self.world
-        kernels.use_threads(units.n)
+        units = self.units
+        self.threads.begin()
         family = self._family if flock_key is None else np.ascontiguousarray(flock_key, np.int64)
         roles = self._role if role is None else np.ascontiguousarray(role, np.int64)
         n, n_ai = units.n, units.n_ai
         pos = np.ascontiguousarray(st.pos)
         vel = np.ascontiguousarray(st.vel)
-        radii_ = radii(units, rules)
+        radii_, search, grid = self._geometry(rules)
         pairs = ()
         t0 = time.perf_counter()
         t1 = t0
         if n_ai:
-            search = float(max(radii_[0].max(), radii_[1].max(), radii_[2].max()))
             self._update_rows(pos[:n_ai], search)
             t1 = time.perf_counter()
             bodies_ai = kernels.Bodies(pos[:n_ai], vel[:n_ai], st.angle)
             self._pair_pass(bodies_ai, rules, family, radii_, search)
             pairs = (self._owner, self._rows.nbr, self._flock.copy())
-        feeler_len = units.length * rules.feeler_factor
-        obs = world.obstacles
-        reach = float(feeler_len.max() + (obs[:, 2].max() if len(obs) else 0.0)
-                      + (units.width / 2 + units.length / 2).max())  # fmt: skip
-        grid = self._obstacle_grid_for(reach)
         out = Steering(
             force=np.empty(n),
             heading=np.empty((n, 2)),
@@ -325,6 +349,8 @@ class Steerer:
             target=np.empty((n, 2)),
             gap=self._gap.copy(),
             pair_source=pairs,
+            nn=self._nn.copy() if n_ai else self._nn,
+            nn_radius=search if n_ai else 0.0,
         )
         unit_rules, weights = self._unit_bundles(rules, roles)
         kernels.unit_pass(
@@ -333,6 +359,7 @@ class Steerer:
             out.target, out.felt), self._scratch,
         )  # fmt: skip
         t2 = time.perf_counter()
+        self.threads.end(t2 - t1)
         self.timings["neighbours"] += t1 - t0
         self.timings["rules"] += t2 - t1
         return out

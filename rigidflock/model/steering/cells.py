@@ -170,3 +170,119 @@ def to_rows(pi, pj, n):
         nbr[fill[a]] = pj[k]
         fill[a] += 1
     return ptr, nbr
+
+
+@nb.njit(cache=True)
+def nearest_of(pos, which, cell, box_w, box_h, wrap, out):
+    """Distance from each unit ``which[k]`` to its nearest other unit into ``out[k]``, by rings
+    of cells of about ``cell`` around it (nearest first; stops once no unvisited cell can hold a
+    closer unit). For the few units with nobody within the steering's search radius: with
+    ``cell`` that radius the search starts where the pair pass stopped. Distances are
+    sqrt(dx^2 + dy^2) of the minimum-image offset, as the pair pass and the k-d tree give them."""
+    n = pos.shape[0]
+    if wrap:
+        ox, oy, ex, ey = 0.0, 0.0, box_w, box_h
+    else:
+        ox, oy = pos[:, 0].min(), pos[:, 1].min()
+        ex = pos[:, 0].max() - ox + 1e-9
+        ey = pos[:, 1].max() - oy + 1e-9
+    ncx, ncy = grid_shape(ex, ey, cell, n)
+    sx, sy = ex / ncx, ey / ncy
+    cellof, start, items = bin_points(pos, ox, oy, sx, sy, ncx, ncy)
+    step = min(sx, sy)
+    for k in range(which.shape[0]):
+        a = which[k]
+        px, py = pos[a, 0], pos[a, 1]
+        cx, cy = cellof[a] % ncx, cellof[a] // ncx
+        best = np.inf
+        ring = 0
+        while True:
+            for gy in range(cy - ring, cy + ring + 1):
+                edge_y = gy == cy - ring or gy == cy + ring
+                for gx in range(cx - ring, cx + ring + 1):
+                    if not edge_y and gx != cx - ring and gx != cx + ring:
+                        continue  # inside the ring: visited already
+                    x, y = gx, gy
+                    if wrap:
+                        x %= ncx
+                        y %= ncy
+                    elif x < 0 or x >= ncx or y < 0 or y >= ncy:
+                        continue
+                    c = y * ncx + x
+                    for q in range(start[c], start[c + 1]):
+                        b = items[q]
+                        if b == a:
+                            continue
+                        dx, dy = min_image_2d(pos[b, 0] - px, pos[b, 1] - py, box_w, box_h, wrap)
+                        best = min(best, dx * dx + dy * dy)
+            # every unit outside the rings so far is at least ring * step away
+            if best <= (ring * step) ** 2 or ring > max(ncx, ncy):
+                break
+            ring += 1
+        out[k] = np.sqrt(best)
+
+
+@nb.njit(cache=True, parallel=True)
+def cell_rows(pos, radius, box_w, box_h, wrap):
+    """Each unit's partners closer than ``radius`` as rows, straight from a cell list: unit a's
+    are ``nbr[ptr[a]:ptr[a + 1]]``, ascending; the same arrays as
+    ``to_rows(*cell_pairs(pos, radius, ...), n)``. Two parallel passes over the units (count,
+    then fill and sort each row), so the rebuild runs on the threads the kernels run on; every
+    pair is tested from both ends, which costs less than the serial pair list and its
+    conversion to rows. Returns ptr (n + 1,), nbr (2P,) int64."""
+    n = pos.shape[0]
+    if wrap:
+        ox, oy, ex, ey = 0.0, 0.0, box_w, box_h
+    else:
+        ox, oy = pos[:, 0].min(), pos[:, 1].min()
+        ex = pos[:, 0].max() - ox + 1e-9
+        ey = pos[:, 1].max() - oy + 1e-9
+    ncx, ncy = grid_shape(ex, ey, radius, n)
+    sx, sy = ex / ncx, ey / ncy
+    cell, start, items = bin_points(pos, ox, oy, sx, sy, ncx, ncy)
+    offx, offy = cell_offsets(ncx, wrap), cell_offsets(ncy, wrap)
+    sp = np.empty((n, 2))  # positions in cell order, for memory locality in the scan
+    for q in nb.prange(n):
+        sp[q, 0] = pos[items[q], 0]
+        sp[q, 1] = pos[items[q], 1]
+    r2 = radius * radius
+    count = np.zeros(n + 1, np.int64)
+    scratch = np.empty((n, 9), np.int64)
+    for i in nb.prange(n):
+        px, py = pos[i, 0], pos[i, 1]
+        cells = scratch[i]
+        nc = neighbour_cells(cell[i] % ncx, cell[i] // ncx, ncx, ncy, offx, offy, wrap, cells)
+        m = 0
+        for k in range(nc):
+            c = cells[k]
+            for q in range(start[c], start[c + 1]):
+                if items[q] == i:
+                    continue
+                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
+                if dx * dx + dy * dy < r2:
+                    m += 1
+        count[i + 1] = m
+    ptr = np.cumsum(count)
+    nbr = np.empty(ptr[n], np.int64)
+    for i in nb.prange(n):
+        px, py = pos[i, 0], pos[i, 1]
+        cells = scratch[i]
+        nc = neighbour_cells(cell[i] % ncx, cell[i] // ncx, ncx, ncy, offx, offy, wrap, cells)
+        first = ptr[i]
+        m = first
+        for k in range(nc):
+            c = cells[k]
+            for q in range(start[c], start[c + 1]):
+                j = items[q]
+                if j == i:
+                    continue
+                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
+                if dx * dx + dy * dy < r2:
+                    # insertion sort keeps the row ascending
+                    t = m
+                    while t > first and nbr[t - 1] > j:
+                        nbr[t] = nbr[t - 1]
+                        t -= 1
+                    nbr[t] = j
+                    m += 1
+    return ptr, nbr

@@ -23,19 +23,6 @@ from rigidflock.model.steering.cells import cell_offsets, neighbour_cells
 from rigidflock.model.steering.view import in_narrow_cone, seen
 from rigidflock.model.torus import min_image_2d
 
-# Below this many units the parallel kernels run on one thread: the gain is small there, and on a
-# machine whose cores are busy with other work a parallel region can wait milliseconds for a
-# thread (measured: aidemo4 at 0.32 ms per tick on one thread, 23 ms on two next to two busy
-# processes).
-PARALLEL_MIN_UNITS = 5000
-
-
-def use_threads(n_units: int) -> None:
-    """Run the next kernels on all numba threads for large runs, on one for small ones."""
-    want = nb.config.NUMBA_NUM_THREADS if n_units >= PARALLEL_MIN_UNITS else 1
-    if nb.get_num_threads() != want:
-        nb.set_num_threads(want)
-
 
 class Box(NamedTuple):
     """The world: its size (w, h) in world units, and whether it wraps around."""
@@ -81,7 +68,9 @@ class PairSums(NamedTuple):
     """The pair pass's results per AI unit: coh (N, 2) summed offsets to flockmates, ali (N, 2)
     their summed velocities, cnt (N,) their number, sep (N,) the summed separation command,
     nf (N,) units in the narrow cone ahead, flock (2P,) whether ``nbr[k]`` is a flockmate of its
-    row's unit, gap (N,) distance to the nearest unit ahead in the queue corridor (inf if none)."""
+    row's unit, gap (N,) distance to the nearest unit ahead in the queue corridor (inf if none),
+    nn (N,) distance to the nearest AI unit within the search radius (inf if none: the run
+    metrics' nearest-neighbour distance, found by the pass the tick makes anyway)."""
 
     coh: np.ndarray
     ali: np.ndarray
@@ -90,6 +79,7 @@ class PairSums(NamedTuple):
     nf: np.ndarray
     flock: np.ndarray
     gap: np.ndarray
+    nn: np.ndarray
 
 
 class Weights(NamedTuple):
@@ -189,11 +179,13 @@ def pair_pass(rows, bodies, rules, box, out):
     nf = out.nf
     flock = out.flock
     gap = out.gap
+    nn = out.nn
     r2 = rules.search_r * rules.search_r
     for a in nb.prange(ptr.shape[0] - 1):
         cx = cy = ax = ay = sp = 0.0
         nc = nfa = 0
         gap_a = np.inf
+        nn2 = np.inf
         ca, sa = math.cos(angle[a]), math.sin(angle[a])
         for k in range(ptr[a], ptr[a + 1]):
             b = nbr[k]
@@ -202,6 +194,7 @@ def pair_pass(rows, bodies, rules, box, out):
             d2 = ex * ex + ey * ey
             if d2 >= r2:
                 continue
+            nn2 = min(nn2, d2)
             dist = math.sqrt(d2)
             f = ex * ca + ey * sa
             s = -ex * sa + ey * ca
@@ -228,6 +221,7 @@ def pair_pass(rows, bodies, rules, box, out):
         sep[a] = sp
         nf[a] = nfa
         gap[a] = gap_a
+        nn[a] = math.sqrt(nn2)  # sqrt is monotone and correctly rounded: the nearest distance
 
 
 @nb.njit(cache=True, inline="always")

@@ -82,3 +82,40 @@ def test_verlet_candidates_filtered_equal_a_fresh_search(seed, wrap, skin):
             pos = np.mod(pos, box)
     if skin >= 10.0:  # steps of ~1 at most: a wide skin must have been reused
         assert verlet.builds < 30
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), wrap=st.booleans(), n=st.integers(0, 400))
+def test_cell_rows_equal_the_rows_of_the_pair_list(seed, wrap, n):
+    """The parallel row builder gives the arrays ``to_rows`` makes of the serial pair list."""
+    from rigidflock.model.steering.cells import cell_pairs, cell_rows, to_rows
+
+    rng = np.random.default_rng(seed)
+    box = np.array([200.0, 150.0])
+    pos = rng.random((n, 2)) * box
+    if n > 10:
+        pos[:5] = pos[5:10] + 1e-3  # near-duplicates
+    w, h = (200.0, 150.0) if wrap else (0.0, 0.0)
+    if n < 2:
+        return
+    ptr, nbr = cell_rows(pos, 13.0, w, h, wrap)
+    ref_ptr, ref_nbr = to_rows(*cell_pairs(pos, 13.0, w, h, wrap), n)
+    np.testing.assert_array_equal(ptr, ref_ptr)
+    np.testing.assert_array_equal(nbr, ref_nbr)
+
+
+def test_verlet_rows_equal_the_rows_of_the_candidates():
+    from rigidflock.model.steering.cells import to_rows
+
+    rng = np.random.default_rng(3)
+    box = np.array([200.0, 150.0])
+    for b in (box, None):
+        pos = rng.random((300, 2)) * box
+        a, c = VerletPairs(2.0), VerletPairs(2.0)
+        for k in range(10):
+            ptr, nbr = a.rows(pos, 12.0, b, parallel=k % 2 == 0)
+            ref = to_rows(*c.candidates(pos, 12.0, b), len(pos))
+            np.testing.assert_array_equal(ptr, ref[0])
+            np.testing.assert_array_equal(nbr, ref[1])
+            pos = np.mod(pos + rng.normal(0, 0.5, pos.shape), box)
+        assert a.builds == c.builds

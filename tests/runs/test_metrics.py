@@ -1,0 +1,61 @@
+"""The run metrics from the tick's own passes give the values of the full searches."""
+
+import numpy as np
+import pytest
+
+from rigidflock.bench import bench_scene
+from rigidflock.model.metrics import nn_distances, polarization
+from rigidflock.runs import metrics as run_metrics
+from rigidflock.runs.runner import run_scene
+from rigidflock.scene import load_scene
+from rigidflock.sim import Simulation
+from tests.conftest import ROOT
+
+SCENES = ["aidemo4.toml", "walls.toml", "forest.toml", "rts_crossing.toml"]
+
+
+@pytest.mark.parametrize("name", SCENES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_tick_nn_equals_the_kdtree_search(name, seed):
+    sim = Simulation(load_scene(ROOT / "scenes" / name), seed=seed)
+    for _ in range(40):
+        sim.step()
+        n = sim.units.n_ai
+        ref = nn_distances(sim.state.pos[:n], sim.box)
+        np.testing.assert_array_equal(run_metrics.tick_nn(sim, sim.box), ref)
+
+
+def test_tick_nn_with_isolated_units():
+    """Units with nobody in the search radius come from the k-d tree fallback."""
+    scene = bench_scene(60, spacing=200.0)  # sparse: most units alone
+    sim = Simulation(scene)
+    sim.step()
+    assert np.isinf(sim.steering.nn).any()
+    ref = nn_distances(sim.state.pos[: sim.units.n_ai], sim.box)
+    np.testing.assert_array_equal(run_metrics.tick_nn(sim, sim.box), ref)
+
+
+@pytest.mark.parametrize("name", ["aidemo4.toml", "forest.toml", "walls.toml"])
+@pytest.mark.parametrize("seed", [4, 5])
+def test_run_summary_unchanged(name, seed, monkeypatch):
+    """The summary equals the one computed with a k-d tree search every tick (as before)."""
+    scene = load_scene(ROOT / "scenes" / name)
+    fast = run_scene(scene, 60, seed=seed).metrics
+    monkeypatch.setattr(
+        run_metrics, "tick_nn", lambda sim, box: nn_distances(sim.state.pos[: sim.units.n_ai], box)
+    )
+    monkeypatch.setattr(run_metrics, "polarization_fast", polarization)
+    slow = run_scene(scene, 60, seed=seed).metrics
+    assert fast == slow
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 1000, 10001])
+def test_polarization_fast_is_polarization(n):
+    from rigidflock.model.metrics import polarization, polarization_fast
+
+    rng = np.random.default_rng(n)
+    for _ in range(10):
+        a = rng.uniform(0, 2 * np.pi, n)
+        h = np.stack([np.cos(a), np.sin(a)], axis=1)
+        assert polarization_fast(h) == polarization(h)
+        assert polarization_fast(h[: n // 2 + 1]) == polarization(h[: n // 2 + 1])
