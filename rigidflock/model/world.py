@@ -60,6 +60,23 @@ class World:
         space.gravity = (0.0, 0.0)
         self.space = space
 
+        self._physics = physics
+        self._add_static(obstacles, walls, buildings)
+        self._add_units(units, pos, angle, vel)
+        self._count_contacts()
+
+        self._unit_ids = np.array([b.id for b in self.bodies], dtype=np.uintp)
+        self._buf = pb.Buffer()
+        self._out = pb.Buffer()  # for writes: it points at our numpy buffers
+        self._ids: np.ndarray | None = None
+        self._rows: np.ndarray | slice | None = None  # batch row of each unit
+        self._force_buf: np.ndarray | None = None
+        self._pos_buf: np.ndarray | None = None
+        self._floats = np.zeros((0, 6))
+
+    def _add_static(self, obstacles: np.ndarray, walls, buildings) -> None:
+        """Obstacles (M, 3), the bounding walls (bounds "walls"), scene walls and buildings."""
+        space, physics = self.space, self._physics
         # Static obstacles on the space's own static body: no extra bodies in the batch.
         static = space.static_body
         for cx, cy, r in obstacles:
@@ -67,7 +84,7 @@ class World:
             shape.collision_type = OBSTACLE
             shape.elasticity, shape.friction = physics.elasticity, physics.friction
             space.add(shape)
-        if bounds == "walls":
+        if self.bounds == "walls":
             w, h = self.size
             r = WALL_RADIUS
             corners = [(-r, -r), (w + r, -r), (w + r, h + r), (-r, h + r)]
@@ -77,7 +94,6 @@ class World:
                 seg.elasticity, seg.friction = physics.elasticity, physics.friction
                 space.add(seg)
 
-        self._physics = physics
         for start, end, thickness in walls:
             seg = pymunk.Segment(static, tuple(start), tuple(end), thickness / 2)
             seg.collision_type = WALL
@@ -86,6 +102,9 @@ class World:
         for poly in buildings:
             self.add_building(poly)
 
+    def _add_units(self, units: Units, pos, angle, vel) -> None:
+        """One dynamic box body per unit, in unit order (the player last)."""
+        space, physics = self.space, self._physics
         # Units in one group pass through each other when collisions are off.
         unit_filter = pymunk.ShapeFilter(group=1) if not physics.collisions else None
         self.bodies: list[pymunk.Body] = []
@@ -105,8 +124,11 @@ class World:
             self.bodies.append(body)
             self._index_of_body[body.id] = k
 
-        # static shapes each unit touches now (obstacles, walls, buildings): kept by the begin and
-        # separate callbacks, which run only when a contact starts or ends
+    def _count_contacts(self) -> None:
+        """Contact begins by kind, and the static shapes each unit touches now (obstacles,
+        walls, buildings): kept by the begin and separate callbacks, which run only when a
+        contact starts or ends."""
+        space = self.space
         self.touching = np.zeros(self.n, dtype=np.int64)
         space.on_collision(UNIT, UNIT, begin=self._count("unit"))
         space.on_collision(UNIT, PLAYER, begin=self._count("player"))
@@ -115,15 +137,6 @@ class World:
                 space.on_collision(
                     kind, other, begin=self._touch(field, 1), separate=self._touch(None, -1)
                 )
-
-        self._unit_ids = np.array([b.id for b in self.bodies], dtype=np.uintp)
-        self._buf = pb.Buffer()
-        self._out = pb.Buffer()  # for writes: it points at our numpy buffers
-        self._ids: np.ndarray | None = None
-        self._rows: np.ndarray | slice | None = None  # batch row of each unit
-        self._force_buf: np.ndarray | None = None
-        self._pos_buf: np.ndarray | None = None
-        self._floats = np.zeros((0, 6))
 
     def add_building(self, polygon) -> None:
         """A static convex polygon (K, 2), counted as a wall in contacts."""
