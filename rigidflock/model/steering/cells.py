@@ -80,12 +80,9 @@ def neighbour_cells(cx, cy, ncx, ncy, offx, offy, wrap, out):
 
 
 @nb.njit(cache=True)
-def cell_pairs(pos, radius, box_w, box_h, wrap):
-    """All pairs i < j with |p_j - p_i| < radius from a uniform cell list, sorted by (i, j).
-
-    pos (N, 2) world units; in a wrap-around world (``wrap``) of size box_w x box_h, positions lie
-    in [0, box) and distances are minimum-image. Returns two int64 arrays (P,).
-    """
+def _cell_list(pos, radius, box_w, box_h, wrap):
+    """The cell grid over ``pos`` (N, 2) for a search ``radius``: grid shape (ncx, ncy), each
+    point's cell, the cells' item lists (start, items) and the neighbour-cell offsets."""
     n = pos.shape[0]
     if wrap:
         ox, oy, ex, ey = 0.0, 0.0, box_w, box_h
@@ -96,7 +93,18 @@ def cell_pairs(pos, radius, box_w, box_h, wrap):
     ncx, ncy = grid_shape(ex, ey, radius, n)
     sx, sy = ex / ncx, ey / ncy
     cell, start, items = bin_points(pos, ox, oy, sx, sy, ncx, ncy)
-    offx, offy = cell_offsets(ncx, wrap), cell_offsets(ncy, wrap)
+    return ncx, ncy, cell, start, items, cell_offsets(ncx, wrap), cell_offsets(ncy, wrap)
+
+
+@nb.njit(cache=True)
+def cell_pairs(pos, radius, box_w, box_h, wrap):
+    """All pairs i < j with |p_j - p_i| < radius from a uniform cell list, sorted by (i, j).
+
+    pos (N, 2) world units; in a wrap-around world (``wrap``) of size box_w x box_h, positions lie
+    in [0, box) and distances are minimum-image. Returns two int64 arrays (P,).
+    """
+    n = pos.shape[0]
+    ncx, ncy, cell, start, items, offx, offy = _cell_list(pos, radius, box_w, box_h, wrap)
     # positions in cell order, for memory locality in the scan
     sp = np.empty((n, 2))
     for q in range(n):
@@ -231,16 +239,7 @@ def cell_rows(pos, radius, box_w, box_h, wrap):
     pair is tested from both ends, which costs less than the serial pair list and its
     conversion to rows. Returns ptr (n + 1,), nbr (2P,) int64."""
     n = pos.shape[0]
-    if wrap:
-        ox, oy, ex, ey = 0.0, 0.0, box_w, box_h
-    else:
-        ox, oy = pos[:, 0].min(), pos[:, 1].min()
-        ex = pos[:, 0].max() - ox + 1e-9
-        ey = pos[:, 1].max() - oy + 1e-9
-    ncx, ncy = grid_shape(ex, ey, radius, n)
-    sx, sy = ex / ncx, ey / ncy
-    cell, start, items = bin_points(pos, ox, oy, sx, sy, ncx, ncy)
-    offx, offy = cell_offsets(ncx, wrap), cell_offsets(ncy, wrap)
+    ncx, ncy, cell, start, items, offx, offy = _cell_list(pos, radius, box_w, box_h, wrap)
     sp = np.empty((n, 2))  # positions in cell order, for memory locality in the scan
     for q in nb.prange(n):
         sp[q, 0] = pos[items[q], 0]
