@@ -80,16 +80,21 @@ def neighbour_cells(cx, cy, ncx, ncy, offx, offy, wrap, out):
 
 
 @nb.njit(cache=True)
+def _extent(pos, box_w, box_h, wrap):
+    """Origin and size (ox, oy, ex, ey) of the area a grid covers: the world when it wraps, else
+    the points' bounding box (a hair larger, so the last point falls inside)."""
+    if wrap:
+        return 0.0, 0.0, box_w, box_h
+    ox, oy = pos[:, 0].min(), pos[:, 1].min()
+    return ox, oy, pos[:, 0].max() - ox + 1e-9, pos[:, 1].max() - oy + 1e-9
+
+
+@nb.njit(cache=True)
 def _cell_list(pos, radius, box_w, box_h, wrap):
     """The cell grid over ``pos`` (N, 2) for a search ``radius``: grid shape (ncx, ncy), each
     point's cell, the cells' item lists (start, items) and the neighbour-cell offsets."""
     n = pos.shape[0]
-    if wrap:
-        ox, oy, ex, ey = 0.0, 0.0, box_w, box_h
-    else:
-        ox, oy = pos[:, 0].min(), pos[:, 1].min()
-        ex = pos[:, 0].max() - ox + 1e-9
-        ey = pos[:, 1].max() - oy + 1e-9
+    ox, oy, ex, ey = _extent(pos, box_w, box_h, wrap)
     ncx, ncy = grid_shape(ex, ey, radius, n)
     sx, sy = ex / ncx, ey / ncy
     cell, start, items = bin_points(pos, ox, oy, sx, sy, ncx, ncy)
@@ -188,12 +193,7 @@ def nearest_of(pos, which, cell, box_w, box_h, wrap, out):
     ``cell`` that radius the search starts where the pair pass stopped. Distances are
     sqrt(dx^2 + dy^2) of the minimum-image offset, as the pair pass and the k-d tree give them."""
     n = pos.shape[0]
-    if wrap:
-        ox, oy, ex, ey = 0.0, 0.0, box_w, box_h
-    else:
-        ox, oy = pos[:, 0].min(), pos[:, 1].min()
-        ex = pos[:, 0].max() - ox + 1e-9
-        ey = pos[:, 1].max() - oy + 1e-9
+    ox, oy, ex, ey = _extent(pos, box_w, box_h, wrap)
     ncx, ncy = grid_shape(ex, ey, cell, n)
     sx, sy = ex / ncx, ey / ncy
     cellof, start, items = bin_points(pos, ox, oy, sx, sy, ncx, ncy)
