@@ -13,8 +13,8 @@ from rigidflock.scene.spec_reader import (
     MISSING,
     array_of_tables,
     check_keys,
-    first,
     read_fields,
+    read_spec,
     sub_table,
 )
 from rigidflock.scene.specs import (
@@ -89,12 +89,7 @@ def read_buildings(ctx: Ctx, data: dict, geo: Geo) -> tuple[BuildingSpec, ...]:
 
 
 def read_navigation(ctx: Ctx, data: dict) -> NavigationSpec:
-    t = sub_table(ctx, data, "navigation", "")
-    if t is None:
-        return NavigationSpec()
-    check_keys(ctx, t, file_keys(NavigationSpec), "navigation")
-    names = first(NavigationSpec, "clearance")
-    return NavigationSpec(**read_fields(ctx, t, NavigationSpec, "navigation", names)[0])
+    return read_spec(ctx, data, "navigation", "", NavigationSpec, "clearance")
 
 
 def _select_ids(ctx: Ctx, v, p: str, unit_count: int) -> SelectSpec | None:

@@ -18,7 +18,6 @@ from rigidflock.scene.spec_reader import (
     MISSING,
     array_of_tables,
     check_keys,
-    first,
     read_fields,
     read_spec,
     sub_table,
@@ -48,12 +47,7 @@ def read_world(ctx: Ctx, data: dict) -> tuple[WorldSpec, bool]:
 
 
 def read_physics(ctx: Ctx, data: dict) -> PhysicsSpec:
-    t = sub_table(ctx, data, "physics", "")
-    if t is None:
-        return PhysicsSpec()
-    check_keys(ctx, t, file_keys(PhysicsSpec), "physics")
-    names = first(PhysicsSpec, "angular_damping")
-    return PhysicsSpec(**read_fields(ctx, t, PhysicsSpec, "physics", names)[0])
+    return read_spec(ctx, data, "physics", "", PhysicsSpec, "angular_damping")
 
 
 def read_rules(ctx: Ctx, data: dict) -> RulesSpec:

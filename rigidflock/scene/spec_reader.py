@@ -172,10 +172,12 @@ def first(cls, *names: str) -> tuple[str, ...]:
     return names + tuple(f.name for f, _ in declared(cls) if f.name not in names)
 
 
-def read_spec(ctx: Ctx, parent: dict, key: str, path: str, cls) -> Any:
-    """The table ``parent[key]`` read into ``cls``; its default when absent or not a table."""
+def read_spec(ctx: Ctx, parent: dict, key: str, path: str, cls, *first_names: str) -> Any:
+    """The table ``parent[key]`` read into ``cls``; its default when absent or not a table. Keys
+    named in ``first_names`` are read (and reported) before the others."""
     table = sub_table(ctx, parent, key, path)
     if table is None:
         return cls()
     check_keys(ctx, table, file_keys(cls), join(path, key))
-    return cls(**read_fields(ctx, table, cls, join(path, key))[0])
+    names = first(cls, *first_names) if first_names else None
+    return cls(**read_fields(ctx, table, cls, join(path, key), names)[0])
