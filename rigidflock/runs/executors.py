@@ -23,10 +23,10 @@ def single_thread() -> None:
 
 def warm_worker(_=None) -> int:
     """Import the simulation and load its kernels in a worker (a 2-tick run); returns the pid."""
-    from rigidflock.runs.runner import run_scene
+    from rigidflock.runs.warmup import warm_up
     from rigidflock.scene import parse_scene
 
-    run_scene(parse_scene("[[groups]]\ncount = 3\n", "warm.toml"), 2)
+    warm_up(parse_scene("[[groups]]\ncount = 3\n", "warm.toml"))
     return os.getpid()
 
 

@@ -56,9 +56,12 @@ def run_task(task: Task) -> dict:
 def warm_up(spec: SweepSpec) -> None:
     """Compile the numba kernels here, once, before the fan-out: one short run of the first
     task fills the on-disk cache, which workers then load instead of compiling at once."""
+    from rigidflock.runs.warmup import warm_up as compile_kernels
+    from rigidflock.scene import parse_scene
+
     if spec.tasks:
         t = spec.tasks[0]
-        run_task(Task(t.index, t.params, t.seed, t.text, t.source, 2, t.metrics))
+        compile_kernels(parse_scene(t.text, t.source))
 
 
 def _as_written(row: dict, cols: list[str]) -> dict:

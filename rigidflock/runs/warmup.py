@@ -11,7 +11,12 @@ import time
 from pathlib import Path
 
 # the modules with cached numba kernels
-KERNEL_MODULES = ("rigidflock.model.steering.kernels", "rigidflock.model.vehicle")
+KERNEL_MODULES = (
+    "rigidflock.model.steering.kernels",
+    "rigidflock.model.steering.cells",
+    "rigidflock.model.vehicle",
+    "rigidflock.model.metrics",
+)
 
 
 def _cache_dirs(module_file: Path) -> list[Path]:
@@ -41,12 +46,11 @@ def kernels_cold() -> bool:
 
 
 def warm_up(scene, ticks: int = 2) -> float:
-    """Compile the kernels ``scene`` needs with a throwaway run of a few ticks; returns the
-    seconds it took."""
-    from rigidflock.sim import Simulation
+    """Compile the kernels ``scene`` needs, the tick's and the run metrics', with a throwaway
+    run of a few ticks (no output files); returns the seconds it took. The one warm-up: the CLI
+    calls it before its progress bar, sweeps before their fan-out, workers when they start."""
+    from rigidflock.runs.runner import run_scene
 
     t0 = time.perf_counter()
-    sim = Simulation(scene)
-    for _ in range(ticks):
-        sim.step()
+    run_scene(scene, ticks)
     return time.perf_counter() - t0
