@@ -85,6 +85,7 @@ def path_target(
     detouring: np.ndarray,
     descend: np.ndarray,
     lookahead: int,
+    sees=None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The point each unit steers at on the way, and its new place along the group's ``path``
     (K, 2) (seed 001: a group does not split around a wall).
@@ -92,7 +93,9 @@ def path_target(
     Each unit's place (``path_index`` (m,)) moves to the nearest of the next ``PATH_WINDOW``
     path cells to ``pos`` (m, 2); it steers at the cell ``lookahead`` past it. A unit farther
     than ``PATH_LEASH`` of its lengths (m,) from the path, or ``detouring`` (m,) bool, steers
-    at ``descend`` (m, 2) instead: its point down the distance field. Returns
+    at ``descend`` (m, 2) instead: its point down the distance field. ``sees``: optional
+    ``Grid.sees``; then a unit steers at the farthest of those cells in its line of sight (at
+    worst its own place on the path), never at one behind a wall. Returns
     (path_index (m,), target (m, 2))."""
     K = len(path)
     window = path_index[:, None] + np.arange(PATH_WINDOW)[None, :]
@@ -101,6 +104,12 @@ def path_target(
     path_index = window[np.arange(len(pos)), np.argmin(d_path, axis=1)]
     on_path = (d_path.min(axis=1) < PATH_LEASH * length) & ~detouring
     follow = path[np.minimum(path_index + lookahead, K - 1)]
+    if sees is not None:  # the farthest of the next ``lookahead`` path cells in line of sight
+        for k in range(lookahead - 1, -1, -1):
+            hidden = ~sees(pos, follow)
+            if not hidden.any():
+                break
+            follow = np.where(hidden[:, None], path[np.minimum(path_index + k, K - 1)], follow)
     return path_index, np.where(on_path[:, None], follow, descend)
 
 
@@ -252,11 +261,14 @@ def control_group(
         deal_slots(g.slots, g.goal, g.facing, g.arrived, close, b.pos, b.angle, to_go, L)
     to_slot = g.slots - b.pos
     d_slot = np.hypot(*to_slot.T)
+    # near the slot by route: in line of sight of it, not through a wall
     near = d_slot < arrive_r
+    if near.any():
+        near[near] = grid.sees(b.pos[near], g.slots[near])
     approach = near | close
     descend = grid.centre(g.field.ahead(cells, nav.lookahead))
     g.path_index, ahead = path_target(
-        g.path, g.path_index, b.pos, L, g.detour_until > tick, descend, nav.lookahead
+        g.path, g.path_index, b.pos, L, g.detour_until > tick, descend, nav.lookahead, grid.sees
     )
     target = np.where(approach[:, None], g.slots, ahead)
     steer = seek_steer(target - b.pos, b.fwd, b.left)

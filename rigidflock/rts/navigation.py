@@ -35,6 +35,9 @@ class Grid:
     nearest_free: np.ndarray  # (ny * nx,) index of the nearest free cell (itself when free)
     neighbours: np.ndarray  # (8, ny * nx) neighbour cell per step, -1 where not walkable
     step_len: np.ndarray  # (8,) length of each step, world units
+    # (ny * nx,) extra cost for entering a cell, world units: free cells nearer the walls than
+    # the preferred clearance (routes keep wide of walls where there is room); None: none
+    near_wall: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -50,6 +53,13 @@ class Grid:
         """World coordinates (N, 2) of cell centres."""
         iy, ix = np.divmod(np.asarray(cells), self.nx)
         return np.stack([(ix + 0.5) * self.cell, (iy + 0.5) * self.cell], axis=1)
+
+    def sees(self, a: np.ndarray, b: np.ndarray, samples: int = 8) -> np.ndarray:
+        """(N,) bool: the straight segments from ``a`` (N, 2) to ``b`` (N, 2) cross no blocked
+        cell (checked at ``samples`` points after ``a``): ``b`` is in line of sight."""
+        t = (np.arange(1, samples + 1) / samples)[None, :, None]
+        pts = a[:, None, :] + t * (b - a)[:, None, :]
+        return self.is_free(pts.reshape(-1, 2)).reshape(len(a), samples).all(axis=1)
 
     def is_free(self, pos: np.ndarray) -> np.ndarray:
         ix = np.clip((pos[:, 0] / self.cell).astype(np.intp), 0, self.nx - 1)
@@ -67,9 +77,13 @@ def build_grid(
     buildings=(),
     obstacles: np.ndarray | None = None,
     walled: bool = False,
+    preferred: float | None = None,
 ) -> Grid:
     """Rasterise the static world. ``walls``: (start, end, thickness) triples; ``buildings``:
-    convex polygons (K, 2); ``obstacles``: (M, 3) circles; ``walled``: the world's edge blocks."""
+    convex polygons (K, 2); ``obstacles``: (M, 3) circles; ``walled``: the world's edge blocks.
+    ``clearance`` blocks cells (the least a unit needs: every gap it fits through stays open);
+    free cells within ``preferred`` (> clearance) cost one extra cell length to enter, so routes
+    keep wider of walls where there is room."""
     w, h = float(size[0]), float(size[1])
     nx, ny = max(1, int(np.ceil(w / cell))), max(1, int(np.ceil(h / cell)))
     xs = (np.arange(nx) + 0.5) * cell
@@ -84,7 +98,11 @@ def build_grid(
         _, (iy, ix) = ndimage.distance_transform_edt(blocked, return_indices=True)
         nearest = (iy * nx + ix).ravel()
     step_len = np.array([cell if not (dx and dy) else cell * np.sqrt(2) for dx, dy in _STEPS])
-    return Grid(cell, nx, ny, blocked, nearest, _neighbours(~blocked), step_len)
+    near_wall = None
+    if preferred is not None and preferred > clearance:
+        tight = _blocked(pts, (w, h), preferred, walls, buildings, obstacles, walled)
+        near_wall = np.where(tight & ~blocked.ravel(), cell, 0.0)
+    return Grid(cell, nx, ny, blocked, nearest, _neighbours(~blocked), step_len, near_wall)
 
 
 def _blocked(pts, size, clearance, walls, buildings, obstacles, walled) -> np.ndarray:
@@ -148,6 +166,8 @@ def distance_field(grid: Grid, goal: np.ndarray, extra_cost: np.ndarray | None =
         cost = np.full(len(a), grid.step_len[k])
         if extra_cost is not None:
             cost = cost + extra_cost[b]
+        if grid.near_wall is not None:
+            cost = cost + grid.near_wall[b]
         src.append(a)
         dst.append(b)
         wgt.append(cost)

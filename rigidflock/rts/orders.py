@@ -30,6 +30,7 @@ from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.slots import assign_nearest, formation_slots
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 
+HALF_WIDTH_MARGIN = 1.25  # auto clearance: this many half-widths of the widest unit
 STUCK_AFTER = 1.0  # seconds without progress along the route before a unit counts as stuck
 
 
@@ -39,8 +40,15 @@ class Orders:
     def __init__(self, scene: Scene, units: Units, obstacles: np.ndarray):
         self.scene, self.units = scene, units
         nav = scene.navigation
+        # the least clearance a unit needs: half its width and a margin (every gap the widest
+        # unit fits through is routable); routes prefer 0.6 L where there is room
+        self.preferred = 0.6 * float(units.length.max()) if units.n else 0.0
         self.clearance = (
-            nav.clearance if nav.clearance is not None else 0.6 * float(units.length.max())
+            nav.clearance
+            if nav.clearance is not None
+            else HALF_WIDTH_MARGIN * 0.5 * float(units.width.max())
+            if units.n
+            else 0.0
         )
         self.obstacles = obstacles
         self.buildings = [np.asarray(b.polygon, dtype=float) for b in scene.buildings]
@@ -63,6 +71,7 @@ class Orders:
                 buildings=self.buildings,
                 obstacles=self.obstacles,
                 walled=sc.world.bounds == "walls",
+                preferred=self.preferred,
             )
         return self._grid
 

@@ -284,7 +284,9 @@ class NavigationSpec:
         kind="auto",
         ge=0,
         most=MAX_SIDE,
-        help='keep unit centres this far from walls, world units; "auto": 0.6 x the longest unit',
+        help='keep unit centres this far from walls, world units; "auto": 1.25 x half the '
+        "widest unit's width (every gap it fits through is routable; routes keep 0.6 x the "
+        "longest unit from walls where there is room)",
     )
     seek: float = key(
         2.0, ge=0, most=MAX_FACTOR, help="weight of the pull toward the route, times S"

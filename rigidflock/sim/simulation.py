@@ -16,6 +16,7 @@ from collections import defaultdict
 import numpy as np
 
 from rigidflock.model import vehicle
+from rigidflock.model.flock_metrics import PIN_SLOW
 from rigidflock.model.player import PlayerControl
 from rigidflock.model.spawning import build_units, spawn
 from rigidflock.model.state import (
@@ -37,6 +38,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # re-simulates only recordings of this model. 1: rigidflock 0.1 on (files without the field are
 # model 1).
 MODEL_VERSION = 1
+
+UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
+UNPIN_SECONDS = 1.0  # how long it backs out
+UNPIN_THROTTLE = -0.6  # at this throttle (its bow force keeps steering it off the surface)
 
 
 class Simulation:
@@ -111,6 +116,8 @@ class Simulation:
         self._force, self._torque = np.zeros((n, 2)), np.zeros(n)
         self.world.read(self.state)
         self.tick = 0
+        self._pressed = np.zeros(n)  # seconds each unit has been pressed still on static geometry
+        self._unpin_until = np.full(n, -1)  # a pressed unit backs out until this tick
         self._player = PlayerControl(sc.player) if sc.player is not None else None
         self.player_command = (0.0, 0.0)
         self._analyse()
@@ -127,6 +134,25 @@ class Simulation:
             role = np.where(group >= 0, ROLE_NONE, u.role)
         self.steering = self._steerer(self.state, self.rules, key, role)
         self.state.leader = self.steering.leader
+
+    def _unpin(self, throttle: np.ndarray) -> np.ndarray:
+        """An AI unit pressed still against an obstacle, wall or building (pymunk's contact
+        state, slower than ``PIN_SLOW`` x cruise) for ``UNPIN_AFTER`` seconds backs out for
+        ``UNPIN_SECONDS``: wedged between two trees or nose-in to a wall, turning alone cannot
+        free it. Arrays only."""
+        u, st, dt = self.units, self.state, self.scene.world.dt
+        speed = np.hypot(st.vel[:, 0], st.vel[:, 1])
+        pressed = (self.world.touching > 0) & (speed < PIN_SLOW * u.cruise_speed)
+        if u.has_player:
+            pressed[-1] = False
+        self._pressed = np.where(pressed, self._pressed + dt, 0.0)
+        start = self._pressed > UNPIN_AFTER
+        if start.any():
+            self._unpin_until = np.where(
+                start, self.tick + int(round(UNPIN_SECONDS / dt)), self._unpin_until
+            )
+            self._pressed[start] = 0.0
+        return np.where(self.tick < self._unpin_until, UNPIN_THROTTLE, throttle)
 
     # -- stepping -----------------------------------------------------------------------------
 
@@ -160,6 +186,7 @@ class Simulation:
             ctl = self.orders.control(st, self.steering.gap, self.tick, self.scene.world.dt)
             fs = np.where(ctl.ordered, fs * ctl.flock_scale + ctl.force, fs)
             throttle = np.where(ctl.ordered, ctl.throttle, throttle)
+        throttle = self._unpin(throttle)
         if u.has_player:
             cmd = command or Command()
             t, s = self._player(self.tick, st.pos[-1], st.angle[-1], cmd.throttle, cmd.steer)

@@ -91,9 +91,16 @@ def radii(units: Units, rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
+def touch_distance(units: Units) -> np.ndarray:
+    """(N,) how near a surface is to a unit's centre when it touches it: its half-diagonal plus
+    ``avoidance.CONTACT_TOLERANCE``, world units."""
+    return 0.5 * np.hypot(units.length, units.width) + avoidance.CONTACT_TOLERANCE
+
+
 def _finish(
-    st, units, rules, world, h, left, coh_term, ali_term, sep_term, nf, push, felt, pairs, gap
-) -> Steering:
+    st, units, rules, world, h, left, coh_term, ali_term, sep_term, nf, push, felt, pairs, gap,
+    priority,
+) -> Steering:  # fmt: skip
     """Blend the per-unit rule terms with weights; leaders, chase and feelers on top."""
     n, n_ai = units.n, units.n_ai
     S, w = rules.steering_force, rules.weights
@@ -122,9 +129,16 @@ def _finish(
 
     feeler_len = units.length * rules.feeler_factor
     if rules.avoidance:
+        urg, cgap, cmd = priority
         if world.walls:
             push = push + avoidance.wall_feelers(st.pos, h, left, feeler_len, world.size)
-        force[:n_ai] += w.avoidance * S * push[:n_ai]
+            urg, cgap, cmd = avoidance.wall_priority(
+                st.pos, h, left, feeler_len, touch_distance(units), world.size, urg, cgap, cmd
+            )
+        # priority: the other rules give way as a felt surface nears; touching, only the
+        # tangent steers
+        blended = (1.0 - urg[:n_ai]) * force[:n_ai] + w.avoidance * S * push[:n_ai]
+        force[:n_ai] = np.where(np.isfinite(cgap[:n_ai]), w.avoidance * S * cmd[:n_ai], blended)
         felt = felt.copy()
         felt[n_ai:] = -1
     else:
@@ -170,6 +184,10 @@ def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
         world.obstacles,
         world.box,
     )
+    priority = avoidance.obstacle_priority(
+        st.pos, h, left, units.length * rules.feeler_factor, units.width / 2 + 0.5 * units.length,
+        touch_distance(units), world.obstacles, world.box,
+    )  # fmt: skip
     return _finish(
         st,
         units,
@@ -189,6 +207,7 @@ def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
                                np.einsum("ij,ij->i", st.vel[j], np.stack(
                                    [np.cos(st.angle[i]), np.sin(st.angle[i])], axis=1))),
             np.full(units.n - n_ai, np.inf)]),
+        priority,
     )  # fmt: skip
 
 

@@ -19,6 +19,12 @@ import numba as nb
 import numpy as np
 
 from rigidflock.model.state import ROLE_CHASE, ROLE_INTERCEPT, ROLE_NONE, ROLE_PLAYER
+from rigidflock.model.steering.avoidance import (
+    CONTACT_GAIN,
+    CONTACT_TOLERANCE,
+    PRIORITY_FULL,
+    PRIORITY_REACH,
+)
 from rigidflock.model.steering.cells import cell_offsets, neighbour_cells
 from rigidflock.model.steering.view import in_narrow_cone, seen
 from rigidflock.model.torus import min_image_2d
@@ -284,16 +290,25 @@ def _aim(offset, vel_u, vel_p, intercept):
 
 
 @nb.njit(cache=True, inline="always")
-def _obstacle_feelers(at, frame, feeler, clearance, obs, start, items, layout, offx, offy, torus,
-                      cells):  # fmt: skip
+def _urgency(gap, feeler):
+    """``avoidance.urgency``: 0 beyond PRIORITY_REACH of the feeler, 1 within PRIORITY_FULL."""
+    span = (PRIORITY_REACH - PRIORITY_FULL) * feeler
+    return min(max((PRIORITY_REACH * feeler - gap) / span, 0.0), 1.0)
+
+
+@nb.njit(cache=True, inline="always")
+def _obstacle_feelers(at, frame, feeler, clearance, touch, obs, start, items, layout, offx, offy,
+                      torus, cells):  # fmt: skip
     """The feeler of a unit at ``at`` (px, py) against the obstacles in the cells around it
-    (``avoidance.obstacle_feelers``).
+    (``avoidance.obstacle_feelers``), and its priority and contact
+    (``avoidance.obstacle_priority``; ``touch``: the contact distance).
 
     ``frame``: (hx, hy, lx, ly); ``obs``, ``start``, ``items``: as :class:`ObstacleGrid`;
     ``layout``: (ox, oy, sx, sy, ncx, ncy) its origin, cell size and shape; ``offx``, ``offy``:
     its cell steps;
-    ``torus``: (w, h, wrap); ``cells``: (9,) scratch. Returns the summed command and the nearest
-    felt obstacle (-1 if none). (Arrays are passed alone, not in tuples: a tuple built per unit
+    ``torus``: (w, h, wrap); ``cells``: (9,) scratch. Returns the summed command, the nearest
+    felt obstacle (-1 if none), the urgency, the nearest touched edge's distance (inf if none)
+    and the contact command. (Arrays are passed alone, not in tuples: a tuple built per unit
     would count references to them per unit.)"""
     hx, hy, lx, ly = frame
     px, py = at
@@ -305,29 +320,44 @@ def _obstacle_feelers(at, frame, feeler, clearance, obs, start, items, layout, o
     total = 0.0
     best = np.inf
     felt = -1
+    urg = 0.0
+    cgap = np.inf
+    cmd = 0.0
     for k in range(nc):
         cell = cells[k]
         for q in range(start[cell], start[cell + 1]):
             o = items[q]
             ax, ay = min_image_2d(obs[o, 0] - px, obs[o, 1] - py, w, h, wrap)
             ahead = ax * hx + ay * hy
-            if ahead <= 0 or ahead >= feeler:
+            if ahead <= 0:
+                continue
+            dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
+            edge = dist - obs[o, 2]
+            if edge < touch and edge < cgap:  # touched: steer along its tangent
+                tx, ty = -ay, ax
+                if tx * hx + ty * hy < 0:
+                    tx, ty = ay, -ax
+                cgap = edge
+                cmd = CONTACT_GAIN * _turn(tx, ty, hx, hy, lx, ly)
+            if ahead >= feeler:
                 continue
             if abs(ax * hy - ay * hx) >= obs[o, 2] + clearance:
                 continue
-            dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
             total += -_side(ax * lx + ay * ly) * feeler / dist
+            urg = max(urg, _urgency(edge, feeler))
             if dist < best:
                 best = dist
                 felt = o
-    return total, felt
+    return total, felt, urg, cgap, cmd
 
 
 @nb.njit(cache=True, inline="always")
-def _wall_feelers(total, px, py, frame, feeler, w, h):
-    """``total`` plus the feeler of a unit at (px, py) against the four walls of a ``w`` x ``h``
-    world (``avoidance.wall_feelers``)."""
+def _wall_feelers(found, px, py, frame, feeler, touch, w, h):
+    """``found`` (total, urgency, contact gap, contact command) with the feeler, priority and
+    contact of a unit at (px, py) against the four walls of a ``w`` x ``h`` world folded in
+    (``avoidance.wall_feelers``, ``avoidance.wall_priority``)."""
     hx, hy, lx, ly = frame
+    total, urg, cgap, cmd = found
     for axis in range(2):
         hv = hx if axis == 0 else hy
         lv = lx if axis == 0 else ly
@@ -339,7 +369,14 @@ def _wall_feelers(total, px, py, frame, feeler, w, h):
                 t = (wall - pv) / hv
                 if t < feeler:
                     total += -_side(toward * lv) * feeler / max(t, 1e-6)
-    return total
+                    urg = max(urg, _urgency(t, feeler))
+                d = (wall - pv) * toward
+                if d < touch and d < cgap:
+                    tx = 0.0 if axis == 0 else hx
+                    ty = hy if axis == 0 else 0.0
+                    cgap = d
+                    cmd = CONTACT_GAIN * _turn(tx, ty, hx, hy, lx, ly)
+    return total, urg, cgap, cmd
 
 
 @nb.njit(cache=True, parallel=True)
@@ -401,13 +438,20 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
         felt[u] = -1
         if avoidance and u < n_ai:
             clearance = 0.5 * width[u] + 0.5 * length[u]
+            touch = 0.5 * math.hypot(length[u], width[u]) + CONTACT_TOLERANCE
             # scratch[u]: preallocated, no allocation per unit in the loop
-            total, nearest = _obstacle_feelers(
-                (pos[u, 0], pos[u, 1]), frame, feeler, clearance, obs, o_start, o_items,
+            total, nearest, urg, cgap, cmd = _obstacle_feelers(
+                (pos[u, 0], pos[u, 1]), frame, feeler, clearance, touch, obs, o_start, o_items,
                 (ox, oy, sx, sy, ncx, ncy), offx, offy, (w, h, wrap), scratch[u],
             )  # fmt: skip
             felt[u] = nearest
             if walls:
-                total = _wall_feelers(total, pos[u, 0], pos[u, 1], frame, feeler, w, h)
-            fs += w_avoid * S * total
+                total, urg, cgap, cmd = _wall_feelers(
+                    (total, urg, cgap, cmd), pos[u, 0], pos[u, 1], frame, feeler, touch, w, h
+                )  # fmt: skip
+            # priority (``blend._finish``): the other rules give way as a felt surface nears;
+            # touching, only the tangent steers
+            fs = (1.0 - urg) * fs + w_avoid * S * total
+            if cgap < np.inf:
+                fs = w_avoid * S * cmd
         force[u] = fs
