@@ -173,6 +173,14 @@ def _add_bench(sub) -> None:
     )
     b.add_argument("--json", metavar="FILE.json", help="write the results as JSON")
     b.add_argument("--plot", metavar="FILE.png", help="plot ticks/s against units (matplotlib)")
+    b.add_argument(
+        "--scenarios",
+        nargs="?",
+        const="all",
+        metavar="NAME,NAME,...",
+        help="run the scored scenario suite (scenes/scenarios) instead of timing; "
+        "optionally only the named scenarios",
+    )
     b.set_defaults(func=run.cmd_bench)
 
 

@@ -203,12 +203,35 @@ def cmd_view(args) -> int:
     return EXIT_OK
 
 
+def _bench_scenarios(args) -> int:
+    from rigidflock.outputs import write_json
+    from rigidflock.runs import scenarios
+
+    names = scenarios.NAMES if args.scenarios == "all" else tuple(args.scenarios.split(","))
+    unknown = [n for n in names if n not in scenarios.NAMES]
+    if unknown:
+        raise UsageError(
+            f"rigidflock bench: --scenarios: unknown scenario {unknown[0]!r} "
+            f"(one of {', '.join(scenarios.NAMES)})"
+        )
+    print(f"rigidflock bench: {len(names)} scenarios of scenes/scenarios", flush=True)
+    results = scenarios.run_suite(
+        names, progress=lambda r: print(f"  {r['scenario']} done", flush=True)
+    )
+    print(scenarios.format_table(results))
+    if args.json:
+        write_json(args.json, results)
+    return EXIT_OK
+
+
 def cmd_bench(args) -> int:
     from rigidflock import bench
     from rigidflock.outputs import write_json
 
     if args.json:
         check_writable(args.json, "--json")
+    if getattr(args, "scenarios", None):
+        return _bench_scenarios(args)
     if args.plot:
         check_writable(args.plot, "--plot")
         try:

@@ -27,6 +27,7 @@ __all__ = [
     "bundled_scene",
     "bundled_scenes",
     "resolve_scene",
+    "scenario_folder",
 ]
 
 
@@ -47,6 +48,11 @@ def bundled_scene(name: str) -> Path | None:
         return None
     path = _folder() / f"{stem}.toml"
     return path if path.is_file() else None
+
+
+def scenario_folder() -> Path:
+    """The folder of the scored scenario suite's scenes (``rigidflock bench --scenarios``)."""
+    return _folder() / "scenarios"
 
 
 def resolve_scene(arg: str | os.PathLike) -> Path:
