@@ -36,8 +36,9 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # The model this rigidflock simulates. Bumped whenever a change alters the arithmetic of a run (the
 # same scene, seed and inputs then give different states); recordings store it and ``verify``
 # re-simulates only recordings of this model. 1: rigidflock 0.1 on (files without the field are
-# model 1).
-MODEL_VERSION = 1
+# model 1). 2: avoidance takes priority over flocking near obstacles and walls, units in contact
+# steer along the surface and back out, routes keep clearance from the unit's own half-width.
+MODEL_VERSION = 2
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
 UNPIN_SECONDS = 1.0  # how long it backs out
