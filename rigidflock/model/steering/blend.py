@@ -129,15 +129,20 @@ def _finish(
 
     feeler_len = units.length * rules.feeler_factor
     if rules.avoidance:
-        urg, cgap, cmd = priority
+        urg, cgap, spans = priority
+        bow = np.stack([left[:, 1], -left[:, 0]], axis=1)
         if world.walls:
-            push = push + avoidance.wall_feelers(st.pos, h, left, feeler_len, world.size)
-            urg, cgap, cmd = avoidance.wall_priority(
-                st.pos, h, left, feeler_len, touch_distance(units), world.size, urg, cgap, cmd
+            push = push + avoidance.wall_feelers(st.pos, h, feeler_len, world.size)
+            urg, cgap, wall_spans = avoidance.wall_priority(
+                st.pos, h, bow, feeler_len, touch_distance(units), world.size, urg, cgap
             )
+            spans = tuple(np.concatenate(pair) for pair in zip(spans, wall_spans, strict=True))
+        # which way: toward the nearer end of the blocked interval (avoidance module docstring)
+        lo, hi = avoidance.blocked(n, *spans)
+        turn, cmd = avoidance.escape(lo, hi, avoidance.bow_angle(h, left))
         # priority: the other rules give way as a felt surface nears; touching, only the
-        # tangent steers
-        blended = (1.0 - urg[:n_ai]) * force[:n_ai] + w.avoidance * S * push[:n_ai]
+        # escape steers
+        blended = (1.0 - urg[:n_ai]) * force[:n_ai] + w.avoidance * S * turn[:n_ai] * push[:n_ai]
         force[:n_ai] = np.where(np.isfinite(cgap[:n_ai]), w.avoidance * S * cmd[:n_ai], blended)
         felt = felt.copy()
         felt[n_ai:] = -1
@@ -158,7 +163,7 @@ def _finish(
 def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
     """The rules by their numpy definitions, on a fresh pair search (slow; for tests)."""
     n_ai = units.n_ai
-    _, left = flocking.forward_left(st.angle)
+    fwd, left = flocking.forward_left(st.angle)
     h = headings(st.vel, st.angle)
     view_r, sep_r, lead_r = radii(units, rules)
     pos_ai = st.pos[:n_ai]
@@ -175,19 +180,14 @@ def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
     ali = flocking.alignment(n_ai, i[flock], st.vel[j[flock]], hh, ll)
     sep_term = flocking.separation(n_ai, i[sep], s[sep], dist[sep], sep_r[i[sep]])
     nf = pursuit.front_counts(n_ai, i, f, s, dist, lead_r[i], rules.front_view_angle_factor)
+    feeler_len = units.length * rules.feeler_factor
+    clearance = units.width / 2 + 0.5 * units.length
     push, felt = avoidance.obstacle_feelers(
-        st.pos,
-        h,
-        left,
-        units.length * rules.feeler_factor,
-        units.width / 2 + 0.5 * units.length,
-        world.obstacles,
-        world.box,
+        st.pos, h, feeler_len, clearance, world.obstacles, world.box
     )
     priority = avoidance.obstacle_priority(
-        st.pos, h, left, units.length * rules.feeler_factor, units.width / 2 + 0.5 * units.length,
-        touch_distance(units), world.obstacles, world.box,
-    )  # fmt: skip
+        st.pos, h, fwd, feeler_len, clearance, touch_distance(units), world.obstacles, world.box
+    )
     return _finish(
         st,
         units,

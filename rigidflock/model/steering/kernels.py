@@ -297,70 +297,99 @@ def _urgency(gap, feeler):
 
 
 @nb.njit(cache=True, inline="always")
-def _obstacle_feelers(at, frame, feeler, clearance, touch, obs, start, items, layout, offx, offy,
-                      torus, cells):  # fmt: skip
-    """The feeler of a unit at ``at`` (px, py) against the obstacles in the cells around it
-    (``avoidance.obstacle_feelers``), and its priority and contact
-    (``avoidance.obstacle_priority``; ``touch``: the contact distance).
-
-    ``frame``: (hx, hy, lx, ly); ``obs``, ``start``, ``items``: as :class:`ObstacleGrid`;
-    ``layout``: (ox, oy, sx, sy, ncx, ncy) its origin, cell size and shape; ``offx``, ``offy``:
-    its cell steps;
-    ``torus``: (w, h, wrap); ``cells``: (9,) scratch. Returns the summed command, the nearest
-    felt obstacle (-1 if none), the urgency, the nearest touched edge's distance (inf if none)
-    and the contact command. (Arrays are passed alone, not in tuples: a tuple built per unit
-    would count references to them per unit.)"""
-    hx, hy, lx, ly = frame
+def _cells_around(at, layout, offx, offy, wrap, cells):
+    """The obstacle grid's cells around a unit at ``at`` (px, py) into ``cells`` (9,) scratch;
+    returns their number. ``layout``: (ox, oy, sx, sy, ncx, ncy), :class:`ObstacleGrid`'s
+    origin, cell size and shape."""
     px, py = at
     ox, oy, sx, sy, ncx, ncy = layout
-    w, h, wrap = torus
     cx = min(max(int((px - ox) / sx), 0), ncx - 1)
     cy = min(max(int((py - oy) / sy), 0), ncy - 1)
-    nc = neighbour_cells(cx, cy, ncx, ncy, offx, offy, wrap, cells)
+    return neighbour_cells(cx, cy, ncx, ncy, offx, offy, wrap, cells)
+
+
+@nb.njit(cache=True, inline="always")
+def _obstacle_feelers(at, frame, feeler, clearance, touch, obs, start, items, nc, cells,
+                      torus):  # fmt: skip
+    """The feeler of a unit at ``at`` (px, py), ``frame`` (hx, hy, bx, by) its heading and bow,
+    against the obstacles in its
+    ``nc`` cells ``cells`` (``avoidance.obstacle_feelers``), and its priority and contact
+    (``avoidance.obstacle_priority``; ``touch``: the contact distance).
+
+    ``obs``, ``start``, ``items``: as :class:`ObstacleGrid`; ``torus``: (w, h, wrap). Returns
+    the summed strength, the nearest felt obstacle (-1 if none), the urgency and the nearest
+    touched edge's distance (inf if none). (Arrays are passed alone, not in tuples: a tuple
+    built per unit would count references to them per unit.)"""
+    hx, hy, bx, by = frame
+    px, py = at
+    w, h, wrap = torus
     total = 0.0
     best = np.inf
     felt = -1
     urg = 0.0
     cgap = np.inf
-    cmd = 0.0
     for k in range(nc):
         cell = cells[k]
         for q in range(start[cell], start[cell + 1]):
             o = items[q]
             ax, ay = min_image_2d(obs[o, 0] - px, obs[o, 1] - py, w, h, wrap)
             ahead = ax * hx + ay * hy
-            if ahead <= 0:
-                continue
             dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
             edge = dist - obs[o, 2]
-            if edge < touch and edge < cgap:  # touched: steer along its tangent
-                tx, ty = -ay, ax
-                if tx * hx + ty * hy < 0:
-                    tx, ty = ay, -ax
-                cgap = edge
-                cmd = CONTACT_GAIN * _turn(tx, ty, hx, hy, lx, ly)
-            if ahead >= feeler:
+            if edge < touch and ax * bx + ay * by > 0:  # touched ahead of the bow
+                cgap = min(cgap, edge)
+            if ahead <= 0 or ahead >= feeler:
                 continue
-            if abs(ax * hy - ay * hx) >= obs[o, 2] + clearance:
+            if abs(ay * hx - ax * hy) >= obs[o, 2] + clearance:
                 continue
-            total += -_side(ax * lx + ay * ly) * feeler / dist
+            total += feeler / dist
             urg = max(urg, _urgency(edge, feeler))
             if dist < best:
                 best = dist
                 felt = o
-    return total, felt, urg, cgap, cmd
+    return total, felt, urg, cgap
 
 
 @nb.njit(cache=True, inline="always")
-def _wall_feelers(found, px, py, frame, feeler, touch, w, h):
-    """``found`` (total, urgency, contact gap, contact command) with the feeler, priority and
-    contact of a unit at (px, py) against the four walls of a ``w`` x ``h`` world folded in
-    (``avoidance.wall_feelers``, ``avoidance.wall_priority``)."""
-    hx, hy, lx, ly = frame
-    total, urg, cgap, cmd = found
+def _obstacle_spans(span, at, heading, feeler, clearance, obs, start, items, nc, cells,
+                    torus):  # fmt: skip
+    """``span`` (lo, hi) grown by the blocked intervals of the obstacles around a unit that
+    overlap it (one pass; ``avoidance.obstacle_priority`` and ``avoidance.blocked``). Arguments
+    as :func:`_obstacle_feelers`."""
+    lo, hi = span
+    hx, hy = heading
+    px, py = at
+    w, h, wrap = torus
+    for k in range(nc):
+        cell = cells[k]
+        for q in range(start[cell], start[cell + 1]):
+            o = items[q]
+            ax, ay = min_image_2d(obs[o, 0] - px, obs[o, 1] - py, w, h, wrap)
+            ahead = ax * hx + ay * hy
+            lat = ay * hx - ax * hy
+            dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
+            r = obs[o, 2]
+            if dist - r >= feeler:
+                continue
+            theta = math.atan2(lat, ahead)
+            half = math.asin(min(1.0, (r + clearance) / dist))
+            a, b = theta - half, theta + half
+            if a <= hi and b >= lo:
+                lo = min(lo, a)
+                hi = max(hi, b)
+    return lo, hi
+
+
+@nb.njit(cache=True, inline="always")
+def _wall_feelers(found, at, frame, feeler, touch, w, h):
+    """``found`` (total, urgency, contact gap) with the feeler, priority and contact of a unit
+    at ``at`` (px, py), ``frame`` (hx, hy, bx, by) its heading and bow, against the four walls
+    of a ``w`` x ``h`` world folded in (``avoidance.wall_feelers``, ``avoidance.wall_priority``)."""
+    hx, hy, bx, by = frame
+    px, py = at
+    total, urg, cgap = found
     for axis in range(2):
         hv = hx if axis == 0 else hy
-        lv = lx if axis == 0 else ly
         pv = px if axis == 0 else py
         for k in range(2):
             wall = 0.0 if k == 0 else (w if axis == 0 else h)
@@ -368,15 +397,38 @@ def _wall_feelers(found, px, py, frame, feeler, touch, w, h):
             if hv * toward > 1e-9:
                 t = (wall - pv) / hv
                 if t < feeler:
-                    total += -_side(toward * lv) * feeler / max(t, 1e-6)
+                    total += feeler / max(t, 1e-6)
                     urg = max(urg, _urgency(t, feeler))
-                d = (wall - pv) * toward
-                if d < touch and d < cgap:
-                    tx = 0.0 if axis == 0 else hx
-                    ty = hy if axis == 0 else 0.0
-                    cgap = d
-                    cmd = CONTACT_GAIN * _turn(tx, ty, hx, hy, lx, ly)
-    return total, urg, cgap, cmd
+            d = (wall - pv) * toward
+            if (bx if axis == 0 else by) * toward > 1e-9 and d < touch and d < cgap:
+                cgap = d
+    return total, urg, cgap
+
+
+@nb.njit(cache=True, inline="always")
+def _wall_spans(span, at, heading, feeler, w, h):
+    """``span`` (lo, hi) grown by the blocked intervals of the four walls that overlap it (one
+    pass; ``avoidance.wall_priority``); arguments as :func:`_wall_feelers`."""
+    lo, hi = span
+    hx, hy = heading
+    px, py = at
+    for axis in range(2):
+        hv = hx if axis == 0 else hy
+        pv = px if axis == 0 else py
+        for k in range(2):
+            wall = 0.0 if k == 0 else (w if axis == 0 else h)
+            toward = -1.0 if k == 0 else 1.0
+            d = (wall - pv) * toward
+            if d >= feeler:
+                continue
+            nl = toward * (hx if axis == 1 else -hy)
+            theta = math.atan2(nl, toward * hv)
+            half = math.acos(min(max(d / max(feeler, 1e-9), -1.0), 1.0))
+            a, b = theta - half, theta + half
+            if a <= hi and b >= lo:
+                lo = min(lo, a)
+                hi = max(hi, b)
+    return lo, hi
 
 
 @nb.njit(cache=True, parallel=True)
@@ -439,19 +491,40 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
         if avoidance and u < n_ai:
             clearance = 0.5 * width[u] + 0.5 * length[u]
             touch = 0.5 * math.hypot(length[u], width[u]) + CONTACT_TOLERANCE
+            at = (pos[u, 0], pos[u, 1])
             # scratch[u]: preallocated, no allocation per unit in the loop
-            total, nearest, urg, cgap, cmd = _obstacle_feelers(
-                (pos[u, 0], pos[u, 1]), frame, feeler, clearance, touch, obs, o_start, o_items,
-                (ox, oy, sx, sy, ncx, ncy), offx, offy, (w, h, wrap), scratch[u],
+            cells = scratch[u]
+            nc = _cells_around(at, (ox, oy, sx, sy, ncx, ncy), offx, offy, wrap, cells)
+            total, nearest, urg, cgap = _obstacle_feelers(
+                at, (hx, hy, c, s), feeler, clearance, touch, obs, o_start, o_items, nc, cells,
+                (w, h, wrap),
             )  # fmt: skip
             felt[u] = nearest
             if walls:
-                total, urg, cgap, cmd = _wall_feelers(
-                    (total, urg, cgap, cmd), pos[u, 0], pos[u, 1], frame, feeler, touch, w, h
+                total, urg, cgap = _wall_feelers(
+                    (total, urg, cgap), at, (hx, hy, c, s), feeler, touch, w, h
                 )  # fmt: skip
+            # the blocked interval (``avoidance.blocked``): grown until no interval adds to it
+            lo = hi = 0.0
+            while True:
+                nlo, nhi = _obstacle_spans(
+                    (lo, hi), at, (hx, hy), feeler, clearance, obs, o_start, o_items, nc,
+                    cells, (w, h, wrap),
+                )  # fmt: skip
+                if walls:
+                    nlo, nhi = _wall_spans((nlo, nhi), at, (hx, hy), feeler, w, h)
+                if nlo == lo and nhi == hi:
+                    break
+                lo, hi = nlo, nhi
+            # ``avoidance.escape``: toward the end nearer the bow (``avoidance.bow_angle``)
+            bow = math.atan2(s * hx - c * hy, c * hx + s * hy)
+            port = hi - bow < bow - lo
+            turn = 1.0 if port else -1.0
+            end = hi if port else lo
             # priority (``blend._finish``): the other rules give way as a felt surface nears;
-            # touching, only the tangent steers
-            fs = (1.0 - urg) * fs + w_avoid * S * total
+            # touching, only the escape steers
+            fs = (1.0 - urg) * fs + w_avoid * S * turn * total
             if cgap < np.inf:
+                cmd = CONTACT_GAIN * min(max((end - bow) / math.pi, -1.0), 1.0)
                 fs = w_avoid * S * cmd
         force[u] = fs

@@ -55,6 +55,55 @@ def test_kernels_agree_with_the_reference(scene_from, view, seed):
     assert set(zip(*fast.pairs, strict=True)) == set(zip(*ref.pairs, strict=True))
 
 
+# issue 11's forest (tests/sim/test_forests.py), with a pocket between two trees 1.5 apart that
+# units reach on seed 3
+FOREST = """
+[world]
+size = [800.0, 600.0]
+bounds = "{bounds}"
+[rules]
+view = "limited"
+chase = false
+[[groups]]
+count = 30
+spawn = {{ center = [400.0, 300.0], radius = 100.0 }}
+[obstacle_field]
+count = 30
+radius = 16.0
+margin = 20.0
+"""
+
+
+@pytest.mark.parametrize("bounds", ["wrap", "walls"])
+def test_kernels_agree_where_blocked_intervals_merge(scene_from, bounds):
+    """The blocked interval (several trees, or trees and walls, merged) agrees too; the run is
+    checked to have merged intervals, else the comparison would not test the merge."""
+    from rigidflock.model.steering import avoidance
+    from rigidflock.model.steering.blend import touch_distance
+
+    sim = Simulation(scene_from(FOREST.format(bounds=bounds)), seed=3)
+    world = World(sim.obstacles, sim.size, sim.box, bounds == "walls")
+    u, merged = sim.units, 0
+    for tick in range(1, 1201):
+        sim.step()
+        if tick % 40:
+            continue
+        fast = sim._steerer(sim.state, sim.rules)
+        ref = steer_reference(sim.state, u, sim.rules, world)
+        np.testing.assert_allclose(fast.force, ref.force, rtol=1e-9, atol=1e-9)
+        np.testing.assert_array_equal(fast.felt, ref.felt)
+        feeler = u.length * sim.rules.feeler_factor
+        bow = np.stack([np.cos(sim.state.angle), np.sin(sim.state.angle)], axis=1)
+        _, _, (unit, lo, hi) = avoidance.obstacle_priority(
+            sim.state.pos, ref.heading, bow, feeler, u.width / 2 + u.length / 2,
+            touch_distance(u), sim.obstacles, sim.box,
+        )  # fmt: skip
+        blo, bhi = avoidance.blocked(u.n, unit, lo, hi)
+        inside = (lo >= blo[unit]) & (hi <= bhi[unit]) & (blo[unit] < bhi[unit])
+        merged += int((np.bincount(unit[inside], minlength=u.n) >= 2).sum())
+    assert merged > 0
+
+
 def test_kernel_signatures_stay_short():
     """Named bundles instead of dozens of positional arguments."""
     import inspect
