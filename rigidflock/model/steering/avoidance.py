@@ -22,7 +22,9 @@ does not fit through, it goes round the pair; in a corner, out along the nearer 
 Priority: the feeler's command no longer simply adds to flocking. A felt obstacle or wall nearer
 than ``PRIORITY_REACH`` of the feeler makes the unit urgent (:func:`urgency`, 0..1, 1 within
 ``PRIORITY_FULL`` of the feeler) and the other rules' force is scaled by 1 - urgency, so the
-flock's pull cannot hold a unit nose-on to a tree. A unit touching static geometry ahead of its bow
+flock's pull cannot hold a unit nose-on to a tree; nor may they turn a unit toward a surface it
+touches beside its front, which it turns a little away from instead (:func:`guard_range`), so it
+does not orbit a tree scraping along it. A unit touching static geometry ahead of its bow
 (its centre within its half-diagonal plus ``CONTACT_TOLERANCE`` of the surface) steers toward
 the nearer end of the blocked interval instead (with one touched surface: along its tangent
 nearer the heading; in a pocket between two trees: along the tangent that leads out of it), and
@@ -40,6 +42,9 @@ PRIORITY_REACH = 0.5  # share of the feeler: a felt surface nearer than this tak
 PRIORITY_FULL = 0.2  # share of the feeler: nearer than this, avoidance alone steers
 CONTACT_TOLERANCE = 1.0  # world units beyond the half-diagonal that count as touching
 CONTACT_GAIN = 4.0  # contact command per unit of turn (angle / pi) toward the interval's end
+GUARD_BACK = 0.25  # share of L behind the centre where a touched side still bars turning to it
+GUARD_TURN = 0.5  # the least turn away from a side touched (command; contact friction drags a
+# unit rubbing along a tree round it otherwise)
 
 
 def urgency(gap, feeler_len):
@@ -116,24 +121,31 @@ def obstacle_priority(
     feeler_len: np.ndarray,
     clearance: np.ndarray,
     touch: np.ndarray,
+    length: np.ndarray,
     obstacles: np.ndarray,
     box: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Priority, contact and blocked headings against circles: the urgency (N,) of the felt
-    obstacles (the largest); the distance from the centre to the nearest touched obstacle's
-    edge (N,), inf when none, where an obstacle is touched when its edge is within ``touch``
-    (N,) of the unit's centre and its centre is ahead of the bow ``bow`` (N, 2) (a . bow > 0);
-    and the blocked intervals
-    (unit (K,), lo (K,), hi (K,), radians from h, + to port) of the obstacles whose edge is
-    within the feeler's length, in any direction: the headings toward the obstacle grown by the
-    clearance, theta +- asin(min(1, (r + clearance) / |a|)) (its tangents, +- pi/2 from theta,
-    when the unit is within the clearance; so an interval grows and shrinks smoothly as the
-    unit moves)."""
+):
+    """Priority, contact, blocked headings and guard against circles.
+
+    - the urgency (N,) of the felt obstacles (the largest);
+    - the distance from the centre to the nearest touched obstacle's edge (N,), inf when none:
+      an obstacle is touched when its edge is within ``touch`` (N,) of the unit's centre and
+      its centre is ahead of the bow ``bow`` (N, 2) (a . bow > 0);
+    - the blocked intervals (unit (K,), lo (K,), hi (K,), radians from h, + to port) of the
+      obstacles whose edge is within the feeler's length, in any direction: the headings toward
+      the obstacle grown by the clearance, theta +- asin(min(1, (r + clearance) / |a|)) (its
+      tangents, +- pi/2 from theta, when the unit is within the clearance; so an interval grows
+      and shrinks smoothly as the unit moves);
+    - the guard (port (N,), starboard (N,)): the sides of the body touched by an obstacle within
+      ``touch`` whose nearest point is not more than GUARD_BACK x ``length`` (N,) behind the
+      centre (see :func:`guard_range`).
+    """
     n, m = len(pos), len(obstacles)
     urg, cgap = np.zeros(n), np.full(n, np.inf)
+    port, stbd = np.zeros(n, bool), np.zeros(n, bool)
     empty = (np.zeros(0, np.intp), np.zeros(0), np.zeros(0))
     if n == 0 or m == 0:
-        return urg, cgap, empty
+        return urg, cgap, empty, (port, stbd)
     ui, oi = np.divmod(np.arange(n * m), m)
     a, ahead, lat, dist, perp = _geometry(pos, heading, obstacles, ui, oi, box)
     r = obstacles[oi, 2]
@@ -143,12 +155,19 @@ def obstacle_priority(
     np.maximum.at(urg, ui[felt], urgency(edge[felt], fl[felt]))
     # touched ahead of the bow (for a unit under way, ahead of h): a unit nearly stopped with a
     # tree beside its velocity but in front of its nose must still steer off it
-    touched = (np.einsum("ij,ij->i", a, bow[ui]) > 0) & (edge < touch[ui])
+    a_bow = np.einsum("ij,ij->i", a, bow[ui])
+    near = edge < touch[ui]
+    touched = (a_bow > 0) & near
     np.minimum.at(cgap, ui[touched], edge[touched])
+    # the guard: the nearest point's distance ahead of the centre, and its side of the body
+    front = a_bow * np.maximum(edge, 0.0) / dist > -GUARD_BACK * length[ui]
+    side = a[:, 1] * bow[ui, 0] - a[:, 0] * bow[ui, 1]
+    port[ui[near & front & (side > 0)]] = True
+    stbd[ui[near & front & (side < 0)]] = True
     keep = edge < fl
     theta = np.arctan2(lat[keep], ahead[keep])
     half = np.arcsin(np.minimum(1.0, (r[keep] + clearance[ui[keep]]) / dist[keep]))
-    return urg, cgap, (ui[keep], theta - half, theta + half)
+    return urg, cgap, (ui[keep], theta - half, theta + half), (port, stbd)
 
 
 def _walls(pos, heading, feeler_len, size):
@@ -169,24 +188,33 @@ def wall_priority(
     bow: np.ndarray,
     feeler_len: np.ndarray,
     touch: np.ndarray,
+    length: np.ndarray,
     size: np.ndarray,
     urg: np.ndarray,
     cgap: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """:func:`obstacle_priority`'s results for the four walls of [0, w] x [0, h], with ``urg``
-    and ``cgap`` folded in: a wall the feeler reaches (distance t along h) is urgent by t; a
-    wall within ``touch`` of the centre that the bow points toward is touched; a wall nearer
-    than the feeler's length (d from the centre) blocks the headings within acos(d /
+    guard: tuple[np.ndarray, np.ndarray],
+):
+    """:func:`obstacle_priority`'s results for the four walls of [0, w] x [0, h], with ``urg``,
+    ``cgap`` and ``guard`` folded in: a wall the feeler reaches (distance t along h) is urgent
+    by t; a wall within ``touch`` of the centre that the bow points toward is touched; a wall
+    nearer than the feeler's length (d from the centre) blocks the headings within acos(d /
     feeler_len) of its normal (those whose feeler would reach it; nearly its tangents when
-    touched)."""
+    touched); a wall within ``touch`` guards as an obstacle does (its nearest point is d along
+    its normal)."""
     urg, cgap = urg.copy(), cgap.copy()
+    port, stbd = guard[0].copy(), guard[1].copy()
     n = len(pos)
     units, los, his = [], [], []
     for axis, toward, moving, t, d in _walls(pos, heading, feeler_len, size):
         hit = moving & (t < feeler_len)
         urg = np.where(hit, np.maximum(urg, urgency(t, feeler_len)), urg)
-        facing = bow[:, axis] * toward > 1e-9
-        cgap = np.where(facing & (d < touch) & (d < cgap), d, cgap)
+        near = d < touch
+        nb = toward * bow[:, axis]  # the normal along the bow
+        cgap = np.where((nb > 1e-9) & near & (d < cgap), d, cgap)
+        front = near & (np.maximum(d, 0.0) * nb > -GUARD_BACK * length)
+        side = toward * (bow[:, 0] if axis == 1 else -bow[:, 1])  # the normal along port
+        port |= front & (side > 0)
+        stbd |= front & (side < 0)
         # the wall's normal n seen from h: n . h = toward * h[axis]; n . port(h)
         nh = toward * heading[:, axis]
         nl = toward * (heading[:, 0] if axis == 1 else -heading[:, 1])
@@ -196,7 +224,8 @@ def wall_priority(
         units.append(np.arange(n)[keep])
         los.append((theta - half)[keep])
         his.append((theta + half)[keep])
-    return urg, cgap, (np.concatenate(units), np.concatenate(los), np.concatenate(his))
+    spans = (np.concatenate(units), np.concatenate(los), np.concatenate(his))
+    return urg, cgap, spans, (port, stbd)
 
 
 def wall_feelers(
@@ -232,6 +261,16 @@ def blocked(n: int, unit: np.ndarray, lo: np.ndarray, hi: np.ndarray):
         if np.array_equal(new_lo, out_lo) and np.array_equal(new_hi, out_hi):
             return out_lo, out_hi
         out_lo, out_hi = new_lo, new_hi
+
+
+def guard_range(port: np.ndarray, stbd: np.ndarray, turn: float):
+    """The range (lo (N,), hi (N,)) the other rules' force is clipped to, from the sides touched
+    (:func:`obstacle_priority`'s guard): touched to port, at most -``turn`` (at least that much
+    to starboard, away from it), to starboard at least ``turn``, on both sides 0. A unit rubbing
+    along a tree is neither turned into it by its flock nor dragged round it by friction."""
+    lo = np.where(stbd, np.where(port, 0.0, turn), -np.inf)
+    hi = np.where(port, np.where(stbd, 0.0, -turn), np.inf)
+    return lo, hi
 
 
 def bow_angle(heading: np.ndarray, left: np.ndarray) -> np.ndarray:

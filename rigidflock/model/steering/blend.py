@@ -129,20 +129,23 @@ def _finish(
 
     feeler_len = units.length * rules.feeler_factor
     if rules.avoidance:
-        urg, cgap, spans = priority
+        urg, cgap, spans, guard = priority
         bow = np.stack([left[:, 1], -left[:, 0]], axis=1)
         if world.walls:
             push = push + avoidance.wall_feelers(st.pos, h, feeler_len, world.size)
-            urg, cgap, wall_spans = avoidance.wall_priority(
-                st.pos, h, bow, feeler_len, touch_distance(units), world.size, urg, cgap
-            )
+            urg, cgap, wall_spans, guard = avoidance.wall_priority(
+                st.pos, h, bow, feeler_len, touch_distance(units), units.length, world.size,
+                urg, cgap, guard,
+            )  # fmt: skip
             spans = tuple(np.concatenate(pair) for pair in zip(spans, wall_spans, strict=True))
         # which way: toward the nearer end of the blocked interval (avoidance module docstring)
         lo, hi = avoidance.blocked(n, *spans)
         turn, cmd = avoidance.escape(lo, hi, avoidance.bow_angle(h, left))
-        # priority: the other rules give way as a felt surface nears; touching, only the
-        # escape steers
-        blended = (1.0 - urg[:n_ai]) * force[:n_ai] + w.avoidance * S * turn[:n_ai] * push[:n_ai]
+        # priority: the other rules turn a unit away from a surface it touches beside it
+        # and give way as a felt surface nears; touching one ahead, only the escape steers
+        g_lo, g_hi = avoidance.guard_range(*guard, w.avoidance * S * avoidance.GUARD_TURN)
+        other = np.clip(force[:n_ai], g_lo[:n_ai], g_hi[:n_ai])
+        blended = (1.0 - urg[:n_ai]) * other + w.avoidance * S * turn[:n_ai] * push[:n_ai]
         force[:n_ai] = np.where(np.isfinite(cgap[:n_ai]), w.avoidance * S * cmd[:n_ai], blended)
         felt = felt.copy()
         felt[n_ai:] = -1
@@ -186,8 +189,9 @@ def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
         st.pos, h, feeler_len, clearance, world.obstacles, world.box
     )
     priority = avoidance.obstacle_priority(
-        st.pos, h, fwd, feeler_len, clearance, touch_distance(units), world.obstacles, world.box
-    )
+        st.pos, h, fwd, feeler_len, clearance, touch_distance(units), units.length,
+        world.obstacles, world.box,
+    )  # fmt: skip
     return _finish(
         st,
         units,

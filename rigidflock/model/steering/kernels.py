@@ -22,6 +22,8 @@ from rigidflock.model.state import ROLE_CHASE, ROLE_INTERCEPT, ROLE_NONE, ROLE_P
 from rigidflock.model.steering.avoidance import (
     CONTACT_GAIN,
     CONTACT_TOLERANCE,
+    GUARD_BACK,
+    GUARD_TURN,
     PRIORITY_FULL,
     PRIORITY_REACH,
 )
@@ -309,25 +311,28 @@ def _cells_around(at, layout, offx, offy, wrap, cells):
 
 
 @nb.njit(cache=True, inline="always")
-def _obstacle_feelers(at, frame, feeler, clearance, touch, obs, start, items, nc, cells,
-                      torus):  # fmt: skip
+def _obstacle_feelers(at, frame, feeler, body, obs, start, items, nc, cells, torus):
     """The feeler of a unit at ``at`` (px, py), ``frame`` (hx, hy, bx, by) its heading and bow,
-    against the obstacles in its
-    ``nc`` cells ``cells`` (``avoidance.obstacle_feelers``), and its priority and contact
-    (``avoidance.obstacle_priority``; ``touch``: the contact distance).
+    against the obstacles in its ``nc`` cells ``cells`` (``avoidance.obstacle_feelers``), and
+    its priority, contact and guard (``avoidance.obstacle_priority``; ``body``: (clearance,
+    contact distance, length)).
 
     ``obs``, ``start``, ``items``: as :class:`ObstacleGrid`; ``torus``: (w, h, wrap). Returns
-    the summed strength, the nearest felt obstacle (-1 if none), the urgency and the nearest
-    touched edge's distance (inf if none). (Arrays are passed alone, not in tuples: a tuple
-    built per unit would count references to them per unit.)"""
+    the summed strength, the nearest felt obstacle (-1 if none), the urgency, the nearest
+    touched edge's distance (inf if none) and whether the guard's sides are touched (port,
+    starboard). (Arrays are passed alone, not in tuples: a tuple built per unit would count
+    references to them per unit.)"""
     hx, hy, bx, by = frame
     px, py = at
     w, h, wrap = torus
+    clearance, touch, length = body
     total = 0.0
     best = np.inf
     felt = -1
     urg = 0.0
     cgap = np.inf
+    port = False
+    stbd = False
     for k in range(nc):
         cell = cells[k]
         for q in range(start[cell], start[cell + 1]):
@@ -336,8 +341,14 @@ def _obstacle_feelers(at, frame, feeler, clearance, touch, obs, start, items, nc
             ahead = ax * hx + ay * hy
             dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
             edge = dist - obs[o, 2]
-            if edge < touch and ax * bx + ay * by > 0:  # touched ahead of the bow
-                cgap = min(cgap, edge)
+            a_bow = ax * bx + ay * by
+            if edge < touch:
+                if a_bow > 0:  # touched ahead of the bow
+                    cgap = min(cgap, edge)
+                if a_bow * max(edge, 0.0) / dist > -GUARD_BACK * length:  # the guard
+                    side = ay * bx - ax * by
+                    port = port or side > 0
+                    stbd = stbd or side < 0
             if ahead <= 0 or ahead >= feeler:
                 continue
             if abs(ay * hx - ax * hy) >= obs[o, 2] + clearance:
@@ -347,7 +358,7 @@ def _obstacle_feelers(at, frame, feeler, clearance, touch, obs, start, items, nc
             if dist < best:
                 best = dist
                 felt = o
-    return total, felt, urg, cgap
+    return total, felt, urg, cgap, port, stbd
 
 
 @nb.njit(cache=True, inline="always")
@@ -381,13 +392,15 @@ def _obstacle_spans(span, at, heading, feeler, clearance, obs, start, items, nc,
 
 
 @nb.njit(cache=True, inline="always")
-def _wall_feelers(found, at, frame, feeler, touch, w, h):
-    """``found`` (total, urgency, contact gap) with the feeler, priority and contact of a unit
-    at ``at`` (px, py), ``frame`` (hx, hy, bx, by) its heading and bow, against the four walls
-    of a ``w`` x ``h`` world folded in (``avoidance.wall_feelers``, ``avoidance.wall_priority``)."""
+def _wall_feelers(found, at, frame, feeler, body, w, h):
+    """``found`` (total, urgency, contact gap, guard's port, guard's starboard) with the feeler,
+    priority, contact and guard of a unit at ``at`` (px, py), ``frame`` (hx, hy, bx, by) its
+    heading and bow, ``body`` (contact distance, length), against the four walls of a ``w`` x
+    ``h`` world folded in (``avoidance.wall_feelers``, ``avoidance.wall_priority``)."""
     hx, hy, bx, by = frame
     px, py = at
-    total, urg, cgap = found
+    total, urg, cgap, port, stbd = found
+    touch, length = body
     for axis in range(2):
         hv = hx if axis == 0 else hy
         pv = px if axis == 0 else py
@@ -400,9 +413,14 @@ def _wall_feelers(found, at, frame, feeler, touch, w, h):
                     total += feeler / max(t, 1e-6)
                     urg = max(urg, _urgency(t, feeler))
             d = (wall - pv) * toward
-            if (bx if axis == 0 else by) * toward > 1e-9 and d < touch and d < cgap:
+            nb = toward * (bx if axis == 0 else by)  # the normal along the bow
+            if nb > 1e-9 and d < touch and d < cgap:
                 cgap = d
-    return total, urg, cgap
+            if d < touch and max(d, 0.0) * nb > -GUARD_BACK * length:  # the guard
+                side = toward * (bx if axis == 1 else -by)
+                port = port or side > 0
+                stbd = stbd or side < 0
+    return total, urg, cgap, port, stbd
 
 
 @nb.njit(cache=True, inline="always")
@@ -495,14 +513,15 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
             # scratch[u]: preallocated, no allocation per unit in the loop
             cells = scratch[u]
             nc = _cells_around(at, (ox, oy, sx, sy, ncx, ncy), offx, offy, wrap, cells)
-            total, nearest, urg, cgap = _obstacle_feelers(
-                at, (hx, hy, c, s), feeler, clearance, touch, obs, o_start, o_items, nc, cells,
-                (w, h, wrap),
+            total, nearest, urg, cgap, on_port, on_stbd = _obstacle_feelers(
+                at, (hx, hy, c, s), feeler, (clearance, touch, length[u]), obs, o_start, o_items,
+                nc, cells, (w, h, wrap),
             )  # fmt: skip
             felt[u] = nearest
             if walls:
-                total, urg, cgap = _wall_feelers(
-                    (total, urg, cgap), at, (hx, hy, c, s), feeler, touch, w, h
+                total, urg, cgap, on_port, on_stbd = _wall_feelers(
+                    (total, urg, cgap, on_port, on_stbd), at, (hx, hy, c, s), feeler,
+                    (touch, length[u]), w, h,
                 )  # fmt: skip
             # the blocked interval (``avoidance.blocked``): grown until no interval adds to it
             lo = hi = 0.0
@@ -521,9 +540,14 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
             port = hi - bow < bow - lo
             turn = 1.0 if port else -1.0
             end = hi if port else lo
-            # priority (``blend._finish``): the other rules give way as a felt surface nears;
-            # touching, only the escape steers
-            fs = (1.0 - urg) * fs + w_avoid * S * turn * total
+            # priority (``blend._finish``): the other rules turn a unit away from a surface it
+            # touches beside it and give way as a felt surface nears; touching one ahead,
+            # only the escape steers
+            # ``avoidance.guard_range``
+            least = w_avoid * S * GUARD_TURN
+            g_lo = (0.0 if on_port else least) if on_stbd else -np.inf
+            g_hi = (0.0 if on_stbd else -least) if on_port else np.inf
+            fs = (1.0 - urg) * min(max(fs, g_lo), g_hi) + w_avoid * S * turn * total
             if cgap < np.inf:
                 cmd = CONTACT_GAIN * min(max((end - bow) / math.pi, -1.0), 1.0)
                 fs = w_avoid * S * cmd

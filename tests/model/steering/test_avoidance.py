@@ -8,6 +8,7 @@ from rigidflock.model.steering.avoidance import (
     blocked,
     bow_angle,
     escape,
+    guard_range,
     obstacle_feelers,
     obstacle_priority,
     wall_feelers,
@@ -16,6 +17,7 @@ from rigidflock.model.steering.avoidance import (
 from rigidflock.model.steering.flocking import forward_left
 
 TOUCH = 0.5 * np.hypot(4.0, 2.0) + 1.0  # a 4 x 2 unit's contact distance
+L = np.array([4.0])
 
 
 def feel(obstacle, angle=0.0, feeler=100.0, clearance=3.0, pos=(0.0, 0.0), box=None):
@@ -37,11 +39,12 @@ def steer(obstacles, angle=0.0, pos=(0.0, 0.0), feeler=100.0, walls=None):
     p, fl, cl, touch = np.array([pos], float), np.array([feeler]), np.array([3.0]), [TOUCH]
     obs = np.array(obstacles, dtype=float).reshape(-1, 3)
     strength, _felt = obstacle_feelers(p, fwd, fl, cl, obs)
-    _urg, cgap, spans = obstacle_priority(p, fwd, fwd, fl, cl, np.array(touch), obs)
+    _urg, cgap, spans, guard = obstacle_priority(p, fwd, fwd, fl, cl, np.array(touch), L, obs)
     if walls is not None:
         strength = strength + wall_feelers(p, fwd, fl, np.array(walls))
-        _urg, cgap, wall_spans = wall_priority(p, fwd, fwd, fl, np.array(touch), np.array(walls),
-                                               _urg, cgap)  # fmt: skip
+        _urg, cgap, wall_spans, guard = wall_priority(
+            p, fwd, fwd, fl, np.array(touch), L, np.array(walls), _urg, cgap, guard
+        )
         spans = tuple(np.concatenate(pair) for pair in zip(spans, wall_spans, strict=True))
     lo, hi = blocked(1, *spans)
     turn, cmd = escape(lo, hi, bow_angle(fwd, left))
@@ -172,10 +175,57 @@ def test_a_unit_nearly_stopped_turns_its_bow_away():
     bow = bow_angle(h, left)
     np.testing.assert_allclose(bow, np.radians([-125.4]))
     fl, size = np.array([100.0]), np.array([400.0, 300.0])
-    _urg, _cgap, spans = wall_priority(np.array([[195.9, 232.8]]), h, fwd, fl, np.array([TOUCH]),
-                                       size, np.zeros(1), np.full(1, np.inf))  # fmt: skip
+    no_guard = (np.zeros(1, bool), np.zeros(1, bool))
+    _urg, _cgap, spans, _guard = wall_priority(np.array([[195.9, 232.8]]), h, fwd, fl,
+                                               np.array([TOUCH]), L, size, np.zeros(1),
+                                               np.full(1, np.inf), no_guard)  # fmt: skip
     lo, hi = blocked(1, *spans)
     assert lo < 0 < hi and hi < -lo  # under way along h, port would be the nearer end
     turn, _cmd = escape(lo, hi, bow)
     assert turn[0] == -1.0
     assert escape(lo, hi, np.zeros(1))[0][0] == 1.0
+
+
+def guard_of(pos, heading_deg, tree):
+    """(contact gap, lo, hi of the other rules' force with a least turn of 1)"""
+    fwd, _left = forward_left(np.radians([heading_deg]))
+    _urg, cgap, _spans, guard = obstacle_priority(
+        np.array([pos]), fwd, fwd, np.array([100.0]), np.array([3.0]), np.array([TOUCH]), L,
+        np.array([tree]),
+    )  # fmt: skip
+    g_lo, g_hi = guard_range(*guard, 1.0)
+    return cgap[0], g_lo[0], g_hi[0]
+
+
+def test_the_flock_may_not_turn_a_unit_into_a_tree_it_rubs_along():
+    # seed 12 of the limited view: a unit sliding north along a tree to port of it (its side
+    # 0.9 from the bark, the tree's centre a little behind its beam) was turned into the tree by
+    # its flock each tick and dragged round it by friction, scraping
+    pos, tree = (344.1, 450.8), (327.5, 447.5, 16.0)
+    for heading, port in ((95.0, True), (100.0, True), (285.0, False)):
+        cgap, g_lo, g_hi = guard_of(pos, heading, tree)
+        # beside it, not ahead: no contact steering, but a least turn away from the tree
+        assert not np.isfinite(cgap)
+        assert (g_lo, g_hi) == ((-np.inf, -1.0) if port else (1.0, np.inf))
+
+
+def test_a_tree_at_the_stern_does_not_guard():
+    # touching the stern (2.1 from the centre, straight astern): turning either way is free
+    cgap, g_lo, g_hi = guard_of((0.0, 0.0), 0.0, (-18.1, 0.0, 16.0))
+    assert not np.isfinite(cgap) and (g_lo, g_hi) == (-np.inf, np.inf)
+
+
+def test_a_wall_beside_guards_its_side():
+    fwd, _left = forward_left(np.radians([90.0]))  # north, the wall x = 0 to port, 1.5 away
+    no_guard = (np.zeros(1, bool), np.zeros(1, bool))
+    _urg, cgap, _spans, guard = wall_priority(
+        np.array([[1.5, 50.0]]), fwd, fwd, np.array([100.0]), np.array([TOUCH]), L,
+        np.array([300.0, 300.0]), np.zeros(1), np.full(1, np.inf), no_guard,
+    )  # fmt: skip
+    assert not np.isfinite(cgap[0]) and guard[0][0] and not guard[1][0]  # port only
+
+
+def test_touched_on_both_sides_the_other_rules_cannot_turn_a_unit():
+    lo, hi = guard_range(np.array([True, True, False]), np.array([True, False, False]), 2.0)
+    np.testing.assert_array_equal(lo, [0.0, -np.inf, -np.inf])
+    np.testing.assert_array_equal(hi, [0.0, -2.0, np.inf])

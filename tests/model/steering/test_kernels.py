@@ -94,9 +94,9 @@ def test_kernels_agree_where_blocked_intervals_merge(scene_from, bounds):
         np.testing.assert_array_equal(fast.felt, ref.felt)
         feeler = u.length * sim.rules.feeler_factor
         bow = np.stack([np.cos(sim.state.angle), np.sin(sim.state.angle)], axis=1)
-        _, _, (unit, lo, hi) = avoidance.obstacle_priority(
+        _, _, (unit, lo, hi), _ = avoidance.obstacle_priority(
             sim.state.pos, ref.heading, bow, feeler, u.width / 2 + u.length / 2,
-            touch_distance(u), sim.obstacles, sim.box,
+            touch_distance(u), u.length, sim.obstacles, sim.box,
         )  # fmt: skip
         blo, bhi = avoidance.blocked(u.n, unit, lo, hi)
         inside = (lo >= blo[unit]) & (hi <= bhi[unit]) & (blo[unit] < bhi[unit])
