@@ -155,11 +155,11 @@ def _separation_push(s, sep_r, dist):
 
 
 @nb.njit(cache=True, inline="always")
-def _queues_behind(f, abs_s, half_width, vel, b, ca, sa):
-    """Whether partner b is ahead in the queue corridor of a unit with bow (ca, sa) and not
-    oncoming (``flocking.gap_ahead``)."""
-    going_our_way = vel[b, 0] * ca + vel[b, 1] * sa >= 0.0
-    return f > 0 and abs_s < half_width and going_our_way
+def _queues_behind(f, abs_s, half_width, vbx, vby, ca, sa):
+    """Whether a partner with velocity (vbx, vby) is ahead in the queue corridor of a unit with
+    bow (ca, sa) and not oncoming (``flocking.gap_ahead``)."""
+    going_our_way = vbx * ca + vby * sa >= 0.0
+    return (f > 0) & (abs_s < half_width) & going_our_way
 
 
 # Why the kernels unpack their bundles before the parallel loop, and each output array with a
@@ -193,32 +193,37 @@ def pair_pass(rows, bodies, rules, box, out):
         gap_a = np.inf
         nn2 = np.inf
         ca, sa = math.cos(angle[a]), math.sin(angle[a])
+        pax, pay = pos[a, 0], pos[a, 1]
+        fam_a, view_a, sep_a, lead_a, len_a = family[a], view_r[a], sep_r[a], lead_r[a], length[a]
+        # Branch-free body: every test is a bool combined with &, and a term t enters a sum as
+        # x + t * m with m = 1.0 or 0.0 (the same bits as adding only when it counts: t is
+        # finite and x never -0.0, so x + 0.0 * t == x). Which tests pass is unpredictable pair
+        # to pair: branches mispredicted, computing every term for every candidate is cheaper.
         for k in range(ptr[a], ptr[a + 1]):
             b = nbr[k]
-            flock[k] = False
-            ex, ey = min_image_2d(pos[b, 0] - pos[a, 0], pos[b, 1] - pos[a, 1], w, h, wrap)
+            ex, ey = min_image_2d(pos[b, 0] - pax, pos[b, 1] - pay, w, h, wrap)
             d2 = ex * ex + ey * ey
-            if d2 >= r2:
-                continue
-            nn2 = min(nn2, d2)
+            near = d2 < r2
+            nn2 = d2 if near & (d2 < nn2) else nn2
             dist = math.sqrt(d2)
             f = ex * ca + ey * sa
             s = -ex * sa + ey * ca
             abs_s = abs(s)
-            if seen(f, abs_s, view, back, front):
-                if dist < view_r[a] and family[a] == family[b]:  # a flockmate
-                    cx += ex
-                    cy += ey
-                    ax += vel[b, 0]
-                    ay += vel[b, 1]
-                    nc += 1
-                    flock[k] = True
-                if dist < sep_r[a]:
-                    sp += _separation_push(s, sep_r[a], dist)
-            if in_narrow_cone(f, abs_s, front) and dist <= lead_r[a]:
-                nfa += 1
-            if _queues_behind(f, abs_s, length[a], vel, b, ca, sa) and dist < gap_a:
-                gap_a = dist
+            vis = near & seen(f, abs_s, view, back, front)
+            mate = vis & (dist < view_a) & (fam_a == family[b])
+            vbx, vby = vel[b, 0], vel[b, 1]
+            m = 1.0 if mate else 0.0
+            cx += ex * m
+            cy += ey * m
+            ax += vbx * m
+            ay += vby * m
+            nc += mate
+            flock[k] = mate
+            push = _separation_push(s, sep_a, dist)
+            sp += push * (1.0 if vis & (dist < sep_a) else 0.0)
+            nfa += near & in_narrow_cone(f, abs_s, front) & (dist <= lead_a)
+            ahead = near & _queues_behind(f, abs_s, len_a, vbx, vby, ca, sa) & (dist < gap_a)
+            gap_a = dist if ahead else gap_a
         coh[a, 0] = cx
         coh[a, 1] = cy
         ali[a, 0] = ax
@@ -232,14 +237,12 @@ def pair_pass(rows, bodies, rules, box, out):
 
 @nb.njit(cache=True, inline="always")
 def _turn(ux, uy, hx, hy, lx, ly):
-    """side(u) * acos(h . u) / pi for a direction (ux, uy) of any length; 0 for a zero vector."""
-    norm = math.hypot(ux, uy)
-    if norm <= 1e-9:
+    """side(u) * angle(h, u) / pi for a direction (ux, uy) of any length; 0 for |u| <= 1e-9
+    (``flocking.turn_toward``: the angle as atan2(|h x u|, h . u))."""
+    if ux * ux + uy * uy <= 1e-9 * 1e-9:  # as flocking.EPS * EPS
         return 0.0
-    ux /= norm
-    uy /= norm
-    cos = min(max(hx * ux + hy * uy, -1.0), 1.0)
-    return _side(lx * ux + ly * uy) * math.acos(cos) / math.pi
+    angle = math.atan2(abs(hx * uy - hy * ux), hx * ux + hy * uy)
+    return _side(lx * ux + ly * uy) * angle / math.pi
 
 
 @nb.njit(cache=True, inline="always")
