@@ -242,7 +242,11 @@ class Steerer:
         self._wrap = box is not None
         self._size = (float(world.size[0]), float(world.size[1]))
         self._box = kernels.Box(*self._size, self._wrap)
-        self._rows = kernels.Rows(np.zeros(1, np.int64), np.zeros(0, np.int64))
+        self._rows = kernels.Rows(np.zeros(1, np.int64), np.zeros(0, np.int64),
+                                  np.zeros(0, np.int64))  # fmt: skip
+        self._row_bodies = kernels.Bodies(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0))
+        self._row_family = np.zeros(0, np.int64)
+        self._row_rules = None  # (rules, build, per-unit rule arrays in row order)
         self._flock = np.zeros(0, dtype=np.bool_)
         self._sums_bundle = None
         self._unit_cache = None  # (rules, roles, (UnitRules, Weights)) last used
@@ -289,19 +293,34 @@ class Steerer:
         parallel = self.threads.threads > 1
         ptr, nbr = self.verlet.rows(pos_ai, search, self.world.box, parallel)
         if self._rows_built != self.verlet.builds:
-            self._rows = kernels.Rows(ptr, nbr)
-            self._owner = np.repeat(np.arange(n_ai), np.diff(self._rows.ptr))
+            # renumbered in cell order, so a unit's partners sit close in memory (pays once the
+            # units' rows outgrow a core's cache: see the README); each keeps its partners'
+            # sequence, so the sums are the same bits
+            w, h = self._size if self._wrap else (0.0, 0.0)
+            order = cells.cell_order(pos_ai, search + self.verlet.skin, w, h, self._wrap)
+            ptr, nbr, self._owner, self._partner = cells.permute_rows(ptr, nbr, order)
+            self._rows = kernels.Rows(ptr, nbr, order)
             self._flock = np.zeros(len(self._rows.nbr), dtype=np.bool_)
+            self._row_bodies = kernels.Bodies(np.empty((n_ai, 2)), np.empty((n_ai, 2)),
+                                              np.empty(n_ai))  # fmt: skip
+            self._row_family = np.empty(n_ai, np.int64)
             self._rows_built = self.verlet.builds
 
     def _pair_pass(self, bodies: kernels.Bodies, rules, family, radii_, search: float) -> None:
         """The pair pass over the candidate rows: fills the rule sums."""
-        view_r, sep_r, lead_r = radii_
+        order = self._rows.unit
+        cached = self._row_rules
+        if cached is None or cached[0] is not rules or cached[1] != self._rows_built:
+            # the per-unit radii in row order: again only when the rules or the rows change
+            per_unit = tuple(np.ascontiguousarray(a[order]) for a in (*radii_, self.units.length))
+            cached = self._row_rules = (rules, self._rows_built, per_unit)
+        view_r, sep_r, lead_r, length = cached[2]
+        kernels.gather_rows(order, bodies, family, self._row_bodies, self._row_family)
         pair_rules = kernels.PairRules(
-            family, view_r, sep_r, lead_r, self.units.length, search, VIEW_CODES[rules.view],
+            self._row_family, view_r, sep_r, lead_r, length, search, VIEW_CODES[rules.view],
             rules.back_view_angle_factor, rules.front_view_angle_factor,
         )  # fmt: skip
-        kernels.pair_pass(self._rows, bodies, pair_rules, self._box, self._sums())
+        kernels.pair_pass(self._rows, self._row_bodies, pair_rules, self._box, self._sums())
 
     def _unit_bundles(self, rules, roles) -> tuple[kernels.UnitRules, kernels.Weights]:
         """The unit pass's rules and weights, made again only when the rules or roles change
@@ -358,7 +377,7 @@ class Steerer:
             t1 = time.perf_counter()
             bodies_ai = kernels.Bodies(pos[:n_ai], vel[:n_ai], st.angle)
             self._pair_pass(bodies_ai, rules, family, radii_, search)
-            pairs = (self._owner, self._rows.nbr, self._flock.copy())
+            pairs = (self._owner, self._partner, self._flock.copy())
         out = Steering(
             force=np.empty(n),
             heading=np.empty((n, 2)),

@@ -285,3 +285,44 @@ def cell_rows(pos, radius, box_w, box_h, wrap):
                     nbr[t] = j
                     m += 1
     return ptr, nbr
+
+
+@nb.njit(cache=True)
+def cell_order(pos, cell, box_w, box_h, wrap):
+    """The units in the row-major order of a grid with cells about ``cell`` wide over ``pos``
+    (N, 2) (stable: by index within a cell): order (N,) int64, a permutation. Units near one
+    another get nearby places in it, so a pass that reads its partners' rows in this order reads
+    nearby memory."""
+    n = pos.shape[0]
+    ox, oy, ex, ey = _extent(pos, box_w, box_h, wrap)
+    ncx, ncy = grid_shape(ex, ey, cell, n)
+    _, _, items = bin_points(pos, ox, oy, ex / ncx, ey / ncy, ncx, ncy)
+    return items
+
+
+@nb.njit(cache=True)
+def permute_rows(ptr, nbr, order):
+    """Rows (ptr (n + 1,), nbr) renumbered by ``order`` (n,): row p of the result is unit
+    ``order[p]``'s row, its partners given by their places in ``order`` and kept in the same
+    sequence (so each unit sums its partners in the same order). Returns ptr (n + 1,), nbr,
+    and the pairs in the original numbering: owner, partner (len(nbr),)."""
+    n = order.shape[0]
+    rank = np.empty(n, np.int64)
+    for p in range(n):
+        rank[order[p]] = p
+    new_ptr = np.zeros(n + 1, np.int64)
+    for p in range(n):
+        u = order[p]
+        new_ptr[p + 1] = new_ptr[p] + ptr[u + 1] - ptr[u]
+    new_nbr = np.empty(nbr.shape[0], np.int64)
+    owner = np.empty(nbr.shape[0], np.int64)
+    partner = np.empty(nbr.shape[0], np.int64)
+    for p in range(n):
+        u = order[p]
+        k = new_ptr[p]
+        for q in range(ptr[u], ptr[u + 1]):
+            new_nbr[k] = rank[nbr[q]]
+            owner[k] = u
+            partner[k] = nbr[q]
+            k += 1
+    return new_ptr, new_nbr, owner, partner

@@ -39,8 +39,8 @@ class Box(NamedTuple):
 
 
 class Bodies(NamedTuple):
-    """Where the units are: pos (N, 2), vel (N, 2), angle (N,) (the pair pass: AI rows only
-    for pos and vel)."""
+    """Where the units are: pos (N, 2), vel (N, 2), angle (N,) (the pair pass: AI units only,
+    in the order of its rows)."""
 
     pos: np.ndarray
     vel: np.ndarray
@@ -48,16 +48,19 @@ class Bodies(NamedTuple):
 
 
 class Rows(NamedTuple):
-    """Candidate partners per unit (from :func:`~.cells.to_rows`): unit a's are
-    ``nbr[ptr[a]:ptr[a + 1]]``."""
+    """Candidate partners per row (from :func:`~.cells.to_rows`, renumbered by
+    :func:`~.cells.permute_rows`): row a's are ``nbr[ptr[a]:ptr[a + 1]]``, rows again; row a is
+    unit ``unit[a]`` (N,)."""
 
     ptr: np.ndarray
     nbr: np.ndarray
+    unit: np.ndarray
 
 
 class PairRules(NamedTuple):
     """What the pair pass tests: per-unit family, view, separation and leader-cone radii and
-    length (N,); the search radius; the view code (``view.VIEW_*``) and its angle factors."""
+    length (N,), in the order of its rows; the search radius; the view code (``view.VIEW_*``)
+    and its angle factors."""
 
     family: np.ndarray
     view_r: np.ndarray
@@ -162,6 +165,23 @@ def _queues_behind(f, abs_s, half_width, vbx, vby, ca, sa):
     return (f > 0) & (abs_s < half_width) & going_our_way
 
 
+@nb.njit(cache=True)
+def gather_rows(order, bodies, key, out, out_key):
+    """``bodies`` (pos, vel, angle) and ``key`` (N,) of the units ``order`` (R,) into ``out``
+    (a :class:`Bodies` of (R, 2), (R, 2), (R,)) and ``out_key`` (R,): the pair pass's inputs in
+    the order of its rows."""
+    pos, vel, angle = bodies.pos, bodies.vel, bodies.angle
+    opos, ovel, oangle = out.pos, out.vel, out.angle
+    for p in range(order.shape[0]):
+        u = order[p]
+        opos[p, 0] = pos[u, 0]
+        opos[p, 1] = pos[u, 1]
+        ovel[p, 0] = vel[u, 0]
+        ovel[p, 1] = vel[u, 1]
+        oangle[p] = angle[u]
+        out_key[p] = key[u]
+
+
 # Why the kernels unpack their bundles before the parallel loop, and each output array with a
 # plain ``x = bundle.x``: numba's parfor pass drops stores to arrays it cannot trace back to an
 # argument (numba issue #5872), which is the case for stores made through a tuple inside a prange
@@ -170,11 +190,14 @@ def _queues_behind(f, abs_s, half_width, vbx, vby, ca, sa):
 
 @nb.njit(cache=True, parallel=True)
 def pair_pass(rows, bodies, rules, box, out):
-    """Each unit a against its candidate partners b (:class:`Rows`): partners closer than
-    ``rules.search_r`` feed a's rule sums (:class:`PairSums`, written to ``out``), as the numpy
-    rules define them. Units run in parallel; each sums its own row in a fixed order, so
-    results do not depend on the threads."""
+    """Each row a against its candidate partners b (:class:`Rows`): partners closer than
+    ``rules.search_r`` feed the rule sums (:class:`PairSums`, written to ``out`` at the row's
+    unit ``rows.unit[a]``; ``flock`` per entry of ``nbr``), as the numpy rules define them.
+    ``bodies`` and ``rules`` are in row order: renumbered so that neighbours sit close in
+    memory (:func:`~.cells.cell_order`). Rows run in parallel; each sums its own partners in a
+    fixed order, so results do not depend on the threads or the numbering."""
     ptr, nbr, pos, vel, angle = rows.ptr, rows.nbr, bodies.pos, bodies.vel, bodies.angle
+    unit = rows.unit
     family, view_r, sep_r, lead_r = rules.family, rules.view_r, rules.sep_r, rules.lead_r
     length, view, back, front = rules.length, rules.view_code, rules.back, rules.front
     w, h, wrap = box.w, box.h, box.wrap
@@ -224,15 +247,16 @@ def pair_pass(rows, bodies, rules, box, out):
             nfa += near & in_narrow_cone(f, abs_s, front) & (dist <= lead_a)
             ahead = near & _queues_behind(f, abs_s, len_a, vbx, vby, ca, sa) & (dist < gap_a)
             gap_a = dist if ahead else gap_a
-        coh[a, 0] = cx
-        coh[a, 1] = cy
-        ali[a, 0] = ax
-        ali[a, 1] = ay
-        cnt[a] = nc
-        sep[a] = sp
-        nf[a] = nfa
-        gap[a] = gap_a
-        nn[a] = math.sqrt(nn2)  # sqrt is monotone and correctly rounded: the nearest distance
+        u = unit[a]
+        coh[u, 0] = cx
+        coh[u, 1] = cy
+        ali[u, 0] = ax
+        ali[u, 1] = ay
+        cnt[u] = nc
+        sep[u] = sp
+        nf[u] = nfa
+        gap[u] = gap_a
+        nn[u] = math.sqrt(nn2)  # sqrt is monotone and correctly rounded: the nearest distance
 
 
 @nb.njit(cache=True, inline="always")
