@@ -287,19 +287,15 @@ class Steerer:
         return self._sums_bundle
 
     def _update_rows(self, pos_ai: np.ndarray, search: float) -> None:
-        """Candidate partners per AI unit (rows rebuilt only when the neighbour list was)."""
-        n_ai = self.units.n_ai
-        # the parallel rebuild only when the thread policy found that threads pay
-        parallel = self.threads.threads > 1
-        ptr, nbr = self.verlet.rows(pos_ai, search, self.world.box, parallel)
+        """Candidate partners per AI unit, as rows of the units renumbered in cell order, so a
+        unit's partners sit close in memory (made again only when the neighbour list is: see
+        :meth:`~.neighbours.VerletPairs.ordered_rows`). Each unit keeps its partners'
+        sequence (ascending unit number), so the sums are the same bits in any numbering."""
+        ptr, nbr, order, owner, partner = self.verlet.ordered_rows(pos_ai, search, self.world.box)
         if self._rows_built != self.verlet.builds:
-            # renumbered in cell order, so a unit's partners sit close in memory (pays once the
-            # units' rows outgrow a core's cache: see the README); each keeps its partners'
-            # sequence, so the sums are the same bits
-            w, h = self._size if self._wrap else (0.0, 0.0)
-            order = cells.cell_order(pos_ai, search + self.verlet.skin, w, h, self._wrap)
-            ptr, nbr, self._owner, self._partner = cells.permute_rows(ptr, nbr, order)
+            n_ai = self.units.n_ai
             self._rows = kernels.Rows(ptr, nbr, order)
+            self._owner, self._partner = owner, partner
             self._flock = np.zeros(len(self._rows.nbr), dtype=np.bool_)
             self._row_bodies = kernels.Bodies(np.empty((n_ai, 2)), np.empty((n_ai, 2)),
                                               np.empty(n_ai))  # fmt: skip

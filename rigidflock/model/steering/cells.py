@@ -287,42 +287,66 @@ def cell_rows(pos, radius, box_w, box_h, wrap):
     return ptr, nbr
 
 
-@nb.njit(cache=True)
-def cell_order(pos, cell, box_w, box_h, wrap):
-    """The units in the row-major order of a grid with cells about ``cell`` wide over ``pos``
-    (N, 2) (stable: by index within a cell): order (N,) int64, a permutation. Units near one
-    another get nearby places in it, so a pass that reads its partners' rows in this order reads
-    nearby memory."""
+@nb.njit(cache=True, parallel=True)
+def ordered_rows(pos, radius, box_w, box_h, wrap):
+    """Each unit's partners closer than ``radius`` as rows, the units renumbered in cell order
+    (the grid's row-major cell order, by unit number within a cell) so that neighbours sit
+    close in memory: row p is unit ``order[p]``, its
+    partners ``nbr[ptr[p]:ptr[p + 1]]`` are row numbers, sequenced by unit number ascending
+    (each unit's partners in the sequence of ``to_rows(*cell_pairs(...))``). Two parallel
+    passes over the rows (count, then fill and sort), each scanning contiguous cells without
+    branches on the distance test. Returns ptr (n + 1,), nbr (2P,), order (n,), and the pairs
+    in the units' own numbering: owner, partner (2P,), all int64."""
     n = pos.shape[0]
-    ox, oy, ex, ey = _extent(pos, box_w, box_h, wrap)
-    ncx, ncy = grid_shape(ex, ey, cell, n)
-    _, _, items = bin_points(pos, ox, oy, ex / ncx, ey / ncy, ncx, ncy)
-    return items
-
-
-@nb.njit(cache=True)
-def permute_rows(ptr, nbr, order):
-    """Rows (ptr (n + 1,), nbr) renumbered by ``order`` (n,): row p of the result is unit
-    ``order[p]``'s row, its partners given by their places in ``order`` and kept in the same
-    sequence (so each unit sums its partners in the same order). Returns ptr (n + 1,), nbr,
-    and the pairs in the original numbering: owner, partner (len(nbr),)."""
-    n = order.shape[0]
-    rank = np.empty(n, np.int64)
-    for p in range(n):
-        rank[order[p]] = p
-    new_ptr = np.zeros(n + 1, np.int64)
-    for p in range(n):
-        u = order[p]
-        new_ptr[p + 1] = new_ptr[p] + ptr[u + 1] - ptr[u]
-    new_nbr = np.empty(nbr.shape[0], np.int64)
-    owner = np.empty(nbr.shape[0], np.int64)
-    partner = np.empty(nbr.shape[0], np.int64)
-    for p in range(n):
-        u = order[p]
-        k = new_ptr[p]
-        for q in range(ptr[u], ptr[u + 1]):
-            new_nbr[k] = rank[nbr[q]]
-            owner[k] = u
-            partner[k] = nbr[q]
-            k += 1
-    return new_ptr, new_nbr, owner, partner
+    ncx, ncy, cell, start, order, offx, offy = _cell_list(pos, radius, box_w, box_h, wrap)
+    sp = np.empty((n, 2))  # positions in row (cell) order
+    for p in nb.prange(n):
+        sp[p, 0] = pos[order[p], 0]
+        sp[p, 1] = pos[order[p], 1]
+    r2 = radius * radius
+    count = np.zeros(n + 1, np.int64)
+    scratch = np.empty((n, 9), np.int64)
+    for p in nb.prange(n):
+        px, py = sp[p, 0], sp[p, 1]
+        c = cell[order[p]]
+        cells = scratch[p]
+        nc = neighbour_cells(c % ncx, c // ncx, ncx, ncy, offx, offy, wrap, cells)
+        m = 0
+        for k in range(nc):
+            cc = cells[k]
+            for q in range(start[cc], start[cc + 1]):
+                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
+                m += (dx * dx + dy * dy < r2) & (q != p)
+        count[p + 1] = m
+    ptr = np.cumsum(count)
+    total = ptr[n]
+    nbr = np.empty(total, np.int64)
+    owner = np.empty(total, np.int64)
+    partner = np.empty(total, np.int64)
+    for p in nb.prange(n):
+        px, py = sp[p, 0], sp[p, 1]
+        c = cell[order[p]]
+        cells = scratch[p]
+        nc = neighbour_cells(c % ncx, c // ncx, ncx, ncy, offx, offy, wrap, cells)
+        first = ptr[p]
+        last = ptr[p + 1]
+        m = first
+        for k in range(nc):
+            cc = cells[k]
+            for q in range(start[cc], start[cc + 1]):
+                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
+                if m < last:  # never into the next row (another thread fills it)
+                    nbr[m] = q  # kept only if inside: m advances then
+                m += (dx * dx + dy * dy < r2) & (q != p)
+        for t in range(first + 1, last):  # insertion sort by unit number
+            v = nbr[t]
+            key = order[v]
+            s = t
+            while s > first and order[nbr[s - 1]] > key:
+                nbr[s] = nbr[s - 1]
+                s -= 1
+            nbr[s] = v
+        for t in range(first, last):
+            owner[t] = order[p]
+            partner[t] = order[nbr[t]]
+    return ptr, nbr, order, owner, partner

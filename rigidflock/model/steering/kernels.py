@@ -48,9 +48,8 @@ class Bodies(NamedTuple):
 
 
 class Rows(NamedTuple):
-    """Candidate partners per row (from :func:`~.cells.to_rows`, renumbered by
-    :func:`~.cells.permute_rows`): row a's are ``nbr[ptr[a]:ptr[a + 1]]``, rows again; row a is
-    unit ``unit[a]`` (N,)."""
+    """Candidate partners per row (from :func:`~.cells.ordered_rows`): row a's are
+    ``nbr[ptr[a]:ptr[a + 1]]``, rows again; row a is unit ``unit[a]`` (N,)."""
 
     ptr: np.ndarray
     nbr: np.ndarray
@@ -194,7 +193,7 @@ def pair_pass(rows, bodies, rules, box, out):
     ``rules.search_r`` feed the rule sums (:class:`PairSums`, written to ``out`` at the row's
     unit ``rows.unit[a]``; ``flock`` per entry of ``nbr``), as the numpy rules define them.
     ``bodies`` and ``rules`` are in row order: renumbered so that neighbours sit close in
-    memory (:func:`~.cells.cell_order`). Rows run in parallel; each sums its own partners in a
+    memory (:func:`~.cells.ordered_rows`). Rows run in parallel; each sums its own partners in a
     fixed order, so results do not depend on the threads or the numbering."""
     ptr, nbr, pos, vel, angle = rows.ptr, rows.nbr, bodies.pos, bodies.vel, bodies.angle
     unit = rows.unit
