@@ -26,6 +26,7 @@ from rigidflock.model.steering.avoidance import (
     PRIORITY_REACH,
 )
 from rigidflock.model.steering.cells import cell_offsets, neighbour_cells
+from rigidflock.model.steering.flocking import ATAN_POLY
 from rigidflock.model.steering.view import in_narrow_cone, seen
 from rigidflock.model.torus import min_image_2d
 
@@ -259,12 +260,28 @@ def pair_pass(rows, bodies, rules, box, out):
 
 
 @nb.njit(cache=True, inline="always")
+def _angle(cross, dot):
+    """``flocking.angle_between`` for one (cross, dot): atan2(|cross|, dot) by the same
+    octant reduction and polynomial, in the same order."""
+    y, x = abs(cross), abs(dot)
+    big = max(x, y)
+    t = min(x, y) / big if big > 0 else 0.0
+    s = t * t
+    p = ATAN_POLY[0]
+    for k in range(1, len(ATAN_POLY)):
+        p = p * s + ATAN_POLY[k]
+    a = t * p
+    a = math.pi / 2 - a if y > x else a
+    return math.pi - a if dot < 0 else a
+
+
+@nb.njit(cache=True, inline="always")
 def _turn(ux, uy, hx, hy, lx, ly):
     """side(u) * angle(h, u) / pi for a direction (ux, uy) of any length; 0 for |u| <= 1e-9
-    (``flocking.turn_toward``: the angle as atan2(|h x u|, h . u))."""
+    (``flocking.turn_toward``)."""
     if ux * ux + uy * uy <= 1e-9 * 1e-9:  # as flocking.EPS * EPS
         return 0.0
-    angle = math.atan2(abs(hx * uy - hy * ux), hx * ux + hy * uy)
+    angle = _angle(hx * uy - hy * ux, hx * ux + hy * uy)
     return _side(lx * ux + ly * uy) * angle / math.pi
 
 
