@@ -158,10 +158,17 @@ class VerletPairs:
     def ordered_rows(self, pos: np.ndarray, radius: float, box: np.ndarray | None):
         """The candidates as rows of units renumbered in cell order
         (:func:`~.cells.ordered_rows`: ptr, nbr, order, owner, partner); rebuilt when stale,
-        else the last build's arrays (``builds`` tells them apart). Runs on numba's threads."""
-        from rigidflock.model.steering.cells import ordered_rows
+        else the last build's arrays (``builds`` tells them apart). Runs on numba's threads
+        when there are several."""
+        import numba as nb
+
+        from rigidflock.model.steering import cells
 
         if self._stale(pos, radius, box):
+            # one thread (the thread policy's choice, or NUMBA_NUM_THREADS=1): the one-pass
+            # build, ~2 x faster there; else the two-pass parallel one (the same arrays)
+            many = nb.get_num_threads() > 1
+            ordered_rows = cells.ordered_rows if many else cells.ordered_rows_serial
             p = np.ascontiguousarray(pos, dtype=np.float64)
             r = float(radius + self.skin)
             if len(p) < 2:
