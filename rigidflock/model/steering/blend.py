@@ -246,7 +246,11 @@ class Steerer:
         self._wrap = box is not None
         self._size = (float(world.size[0]), float(world.size[1]))
         self._box = kernels.Box(*self._size, self._wrap)
-        self._rows = kernels.Rows(np.zeros(1, np.int64), np.zeros(0, np.int64))
+        self._rows = kernels.Rows(np.zeros(1, np.int64), np.zeros(0, np.int64),
+                                  np.zeros(0, np.int64))  # fmt: skip
+        self._row_bodies = kernels.Bodies(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0))
+        self._row_family = np.zeros(0, np.int64)
+        self._row_rules = None  # (rules, build, per-unit rule arrays in row order)
         self._flock = np.zeros(0, dtype=np.bool_)
         self._sums_bundle = None
         self._unit_cache = None  # (rules, roles, (UnitRules, Weights)) last used
@@ -287,25 +291,36 @@ class Steerer:
         return self._sums_bundle
 
     def _update_rows(self, pos_ai: np.ndarray, search: float) -> None:
-        """Candidate partners per AI unit (rows rebuilt only when the neighbour list was)."""
-        n_ai = self.units.n_ai
-        # the parallel rebuild only when the thread policy found that threads pay
-        parallel = self.threads.threads > 1
-        ptr, nbr = self.verlet.rows(pos_ai, search, self.world.box, parallel)
+        """Candidate partners per AI unit, as rows of the units renumbered in cell order, so a
+        unit's partners sit close in memory (made again only when the neighbour list is: see
+        :meth:`~.neighbours.VerletPairs.ordered_rows`). Each unit keeps its partners'
+        sequence (ascending unit number), so the sums are the same bits in any numbering."""
+        ptr, nbr, order, owner, partner = self.verlet.ordered_rows(pos_ai, search, self.world.box)
         if self._rows_built != self.verlet.builds:
-            self._rows = kernels.Rows(ptr, nbr)
-            self._owner = np.repeat(np.arange(n_ai), np.diff(self._rows.ptr))
+            n_ai = self.units.n_ai
+            self._rows = kernels.Rows(ptr, nbr, order)
+            self._owner, self._partner = owner, partner
             self._flock = np.zeros(len(self._rows.nbr), dtype=np.bool_)
+            self._row_bodies = kernels.Bodies(np.empty((n_ai, 2)), np.empty((n_ai, 2)),
+                                              np.empty(n_ai))  # fmt: skip
+            self._row_family = np.empty(n_ai, np.int64)
             self._rows_built = self.verlet.builds
 
     def _pair_pass(self, bodies: kernels.Bodies, rules, family, radii_, search: float) -> None:
         """The pair pass over the candidate rows: fills the rule sums."""
-        view_r, sep_r, lead_r = radii_
+        order = self._rows.unit
+        cached = self._row_rules
+        if cached is None or cached[0] is not rules or cached[1] != self._rows_built:
+            # the per-unit radii in row order: again only when the rules or the rows change
+            per_unit = tuple(np.ascontiguousarray(a[order]) for a in (*radii_, self.units.length))
+            cached = self._row_rules = (rules, self._rows_built, per_unit)
+        view_r, sep_r, lead_r, length = cached[2]
+        kernels.gather_rows(order, bodies, family, self._row_bodies, self._row_family)
         pair_rules = kernels.PairRules(
-            family, view_r, sep_r, lead_r, self.units.length, search, VIEW_CODES[rules.view],
+            self._row_family, view_r, sep_r, lead_r, length, search, VIEW_CODES[rules.view],
             rules.back_view_angle_factor, rules.front_view_angle_factor,
         )  # fmt: skip
-        kernels.pair_pass(self._rows, bodies, pair_rules, self._box, self._sums())
+        kernels.pair_pass(self._rows, self._row_bodies, pair_rules, self._box, self._sums())
 
     def _unit_bundles(self, rules, roles) -> tuple[kernels.UnitRules, kernels.Weights]:
         """The unit pass's rules and weights, made again only when the rules or roles change
@@ -362,7 +377,7 @@ class Steerer:
             t1 = time.perf_counter()
             bodies_ai = kernels.Bodies(pos[:n_ai], vel[:n_ai], st.angle)
             self._pair_pass(bodies_ai, rules, family, radii_, search)
-            pairs = (self._owner, self._rows.nbr, self._flock.copy())
+            pairs = (self._owner, self._partner, self._flock.copy())
         out = Steering(
             force=np.empty(n),
             heading=np.empty((n, 2)),

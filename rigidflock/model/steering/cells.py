@@ -285,3 +285,134 @@ def cell_rows(pos, radius, box_w, box_h, wrap):
                     nbr[t] = j
                     m += 1
     return ptr, nbr
+
+
+@nb.njit(cache=True)
+def _row_grid(pos, radius, box_w, box_h, wrap):
+    """The cell list of :func:`ordered_rows`: grid shape (ncx, ncy), cell starts, the units in
+    cell order (``order``), the neighbour-cell offsets, and per row its position (n, 2) and
+    cell (n,), both written in row order (reading ``pos`` once through ``order``)."""
+    n = pos.shape[0]
+    ncx, ncy, _, start, order, offx, offy = _cell_list(pos, radius, box_w, box_h, wrap)
+    sp = np.empty((n, 2))
+    for p in range(n):
+        sp[p, 0] = pos[order[p], 0]
+        sp[p, 1] = pos[order[p], 1]
+    row_cell = np.empty(n, np.int64)
+    for c in range(ncx * ncy):
+        for p in range(start[c], start[c + 1]):
+            row_cell[p] = c
+    return ncx, ncy, start, order, offx, offy, sp, row_cell
+
+
+@nb.njit(cache=True, inline="always")
+def _sort_row(nbr, first, last, order):
+    """Insertion sort of ``nbr[first:last]`` (row numbers) by unit number ``order[row]``."""
+    for t in range(first + 1, last):
+        v = nbr[t]
+        key = order[v]
+        s = t
+        while s > first and order[nbr[s - 1]] > key:
+            nbr[s] = nbr[s - 1]
+            s -= 1
+        nbr[s] = v
+
+
+@nb.njit(cache=True, parallel=True)
+def ordered_rows(pos, radius, box_w, box_h, wrap):
+    """Each unit's partners closer than ``radius`` as rows, the units renumbered in cell order
+    (the grid's row-major cell order, by unit number within a cell) so that neighbours sit
+    close in memory: row p is unit ``order[p]``, its
+    partners ``nbr[ptr[p]:ptr[p + 1]]`` are row numbers, sequenced by unit number ascending
+    (each unit's partners in the sequence of ``to_rows(*cell_pairs(...))``). Two parallel
+    passes over the rows (count, then fill and sort), each scanning contiguous cells without
+    branches on the distance test (:func:`ordered_rows_serial` gives the same arrays in one
+    pass, faster on one thread). Returns ptr (n + 1,), nbr (2P,), order (n,), and the pairs
+    in the units' own numbering: owner, partner (2P,), all int64."""
+    n = pos.shape[0]
+    ncx, ncy, start, order, offx, offy, sp, row_cell = _row_grid(pos, radius, box_w, box_h, wrap)
+    r2 = radius * radius
+    count = np.zeros(n + 1, np.int64)
+    scratch = np.empty((n, 9), np.int64)
+    for p in nb.prange(n):
+        px, py = sp[p, 0], sp[p, 1]
+        c = row_cell[p]
+        cells = scratch[p]
+        nc = neighbour_cells(c % ncx, c // ncx, ncx, ncy, offx, offy, wrap, cells)
+        m = 0
+        for k in range(nc):
+            cc = cells[k]
+            for q in range(start[cc], start[cc + 1]):
+                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
+                m += (dx * dx + dy * dy < r2) & (q != p)
+        count[p + 1] = m
+    ptr = np.cumsum(count)
+    total = ptr[n]
+    nbr = np.empty(total, np.int64)
+    owner = np.empty(total, np.int64)
+    partner = np.empty(total, np.int64)
+    for p in nb.prange(n):
+        px, py = sp[p, 0], sp[p, 1]
+        c = row_cell[p]
+        cells = scratch[p]
+        nc = neighbour_cells(c % ncx, c // ncx, ncx, ncy, offx, offy, wrap, cells)
+        first = ptr[p]
+        last = ptr[p + 1]
+        m = first
+        for k in range(nc):
+            cc = cells[k]
+            for q in range(start[cc], start[cc + 1]):
+                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
+                if m < last:  # never into the next row (another thread fills it)
+                    nbr[m] = q  # kept only if inside: m advances then
+                m += (dx * dx + dy * dy < r2) & (q != p)
+        _sort_row(nbr, first, last, order)
+        for t in range(first, last):
+            owner[t] = order[p]
+            partner[t] = order[nbr[t]]
+    return ptr, nbr, order, owner, partner
+
+
+@nb.njit(cache=True)
+def ordered_rows_serial(pos, radius, box_w, box_h, wrap):
+    """:func:`ordered_rows` on one thread, the same arrays: one pass over the rows, each
+    appended to a growing list (room for every unit of its cells made first, so the
+    branch-free fill never checks), then sorted."""
+    n = pos.shape[0]
+    ncx, ncy, start, order, offx, offy, sp, row_cell = _row_grid(pos, radius, box_w, box_h, wrap)
+    r2 = radius * radius
+    ptr = np.zeros(n + 1, np.int64)
+    cap = max(16, 16 * n)
+    nbr = np.empty(cap, np.int64)
+    cells = np.empty(9, np.int64)
+    m = 0
+    for p in range(n):
+        px, py = sp[p, 0], sp[p, 1]
+        c = row_cell[p]
+        nc = neighbour_cells(c % ncx, c // ncx, ncx, ncy, offx, offy, wrap, cells)
+        worst = 0
+        for k in range(nc):
+            worst += start[cells[k] + 1] - start[cells[k]]
+        if m + worst > cap:
+            while m + worst > cap:
+                cap *= 2
+            grown = np.empty(cap, np.int64)
+            grown[:m] = nbr[:m]
+            nbr = grown
+        first = m
+        for k in range(nc):
+            cc = cells[k]
+            for q in range(start[cc], start[cc + 1]):
+                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
+                nbr[m] = q  # kept only if inside: m advances then
+                m += (dx * dx + dy * dy < r2) & (q != p)
+        _sort_row(nbr, first, m, order)
+        ptr[p + 1] = m
+    nbr = nbr[:m].copy()
+    owner = np.empty(m, np.int64)
+    partner = np.empty(m, np.int64)
+    for p in range(n):
+        for t in range(ptr[p], ptr[p + 1]):
+            owner[t] = order[p]
+            partner[t] = order[nbr[t]]
+    return ptr, nbr, order, owner, partner

@@ -28,6 +28,7 @@ from rigidflock.model.steering.avoidance import (
     PRIORITY_REACH,
 )
 from rigidflock.model.steering.cells import cell_offsets, neighbour_cells
+from rigidflock.model.steering.flocking import ATAN_POLY
 from rigidflock.model.steering.view import in_narrow_cone, seen
 from rigidflock.model.torus import min_image_2d
 
@@ -41,8 +42,8 @@ class Box(NamedTuple):
 
 
 class Bodies(NamedTuple):
-    """Where the units are: pos (N, 2), vel (N, 2), angle (N,) (the pair pass: AI rows only
-    for pos and vel)."""
+    """Where the units are: pos (N, 2), vel (N, 2), angle (N,) (the pair pass: AI units only,
+    in the order of its rows)."""
 
     pos: np.ndarray
     vel: np.ndarray
@@ -50,16 +51,18 @@ class Bodies(NamedTuple):
 
 
 class Rows(NamedTuple):
-    """Candidate partners per unit (from :func:`~.cells.to_rows`): unit a's are
-    ``nbr[ptr[a]:ptr[a + 1]]``."""
+    """Candidate partners per row (from :func:`~.cells.ordered_rows`): row a's are
+    ``nbr[ptr[a]:ptr[a + 1]]``, rows again; row a is unit ``unit[a]`` (N,)."""
 
     ptr: np.ndarray
     nbr: np.ndarray
+    unit: np.ndarray
 
 
 class PairRules(NamedTuple):
     """What the pair pass tests: per-unit family, view, separation and leader-cone radii and
-    length (N,); the search radius; the view code (``view.VIEW_*``) and its angle factors."""
+    length (N,), in the order of its rows; the search radius; the view code (``view.VIEW_*``)
+    and its angle factors."""
 
     family: np.ndarray
     view_r: np.ndarray
@@ -157,11 +160,28 @@ def _separation_push(s, sep_r, dist):
 
 
 @nb.njit(cache=True, inline="always")
-def _queues_behind(f, abs_s, half_width, vel, b, ca, sa):
-    """Whether partner b is ahead in the queue corridor of a unit with bow (ca, sa) and not
-    oncoming (``flocking.gap_ahead``)."""
-    going_our_way = vel[b, 0] * ca + vel[b, 1] * sa >= 0.0
-    return f > 0 and abs_s < half_width and going_our_way
+def _queues_behind(f, abs_s, half_width, vbx, vby, ca, sa):
+    """Whether a partner with velocity (vbx, vby) is ahead in the queue corridor of a unit with
+    bow (ca, sa) and not oncoming (``flocking.gap_ahead``)."""
+    going_our_way = vbx * ca + vby * sa >= 0.0
+    return (f > 0) & (abs_s < half_width) & going_our_way
+
+
+@nb.njit(cache=True)
+def gather_rows(order, bodies, key, out, out_key):
+    """``bodies`` (pos, vel, angle) and ``key`` (N,) of the units ``order`` (R,) into ``out``
+    (a :class:`Bodies` of (R, 2), (R, 2), (R,)) and ``out_key`` (R,): the pair pass's inputs in
+    the order of its rows."""
+    pos, vel, angle = bodies.pos, bodies.vel, bodies.angle
+    opos, ovel, oangle = out.pos, out.vel, out.angle
+    for p in range(order.shape[0]):
+        u = order[p]
+        opos[p, 0] = pos[u, 0]
+        opos[p, 1] = pos[u, 1]
+        ovel[p, 0] = vel[u, 0]
+        ovel[p, 1] = vel[u, 1]
+        oangle[p] = angle[u]
+        out_key[p] = key[u]
 
 
 # Why the kernels unpack their bundles before the parallel loop, and each output array with a
@@ -172,11 +192,14 @@ def _queues_behind(f, abs_s, half_width, vel, b, ca, sa):
 
 @nb.njit(cache=True, parallel=True)
 def pair_pass(rows, bodies, rules, box, out):
-    """Each unit a against its candidate partners b (:class:`Rows`): partners closer than
-    ``rules.search_r`` feed a's rule sums (:class:`PairSums`, written to ``out``), as the numpy
-    rules define them. Units run in parallel; each sums its own row in a fixed order, so
-    results do not depend on the threads."""
+    """Each row a against its candidate partners b (:class:`Rows`): partners closer than
+    ``rules.search_r`` feed the rule sums (:class:`PairSums`, written to ``out`` at the row's
+    unit ``rows.unit[a]``; ``flock`` per entry of ``nbr``), as the numpy rules define them.
+    ``bodies`` and ``rules`` are in row order: renumbered so that neighbours sit close in
+    memory (:func:`~.cells.ordered_rows`). Rows run in parallel; each sums its own partners in a
+    fixed order, so results do not depend on the threads or the numbering."""
     ptr, nbr, pos, vel, angle = rows.ptr, rows.nbr, bodies.pos, bodies.vel, bodies.angle
+    unit = rows.unit
     family, view_r, sep_r, lead_r = rules.family, rules.view_r, rules.sep_r, rules.lead_r
     length, view, back, front = rules.length, rules.view_code, rules.back, rules.front
     w, h, wrap = box.w, box.h, box.wrap
@@ -195,53 +218,73 @@ def pair_pass(rows, bodies, rules, box, out):
         gap_a = np.inf
         nn2 = np.inf
         ca, sa = math.cos(angle[a]), math.sin(angle[a])
+        pax, pay = pos[a, 0], pos[a, 1]
+        fam_a, view_a, sep_a, lead_a, len_a = family[a], view_r[a], sep_r[a], lead_r[a], length[a]
+        # Branch-free body: every test is a bool combined with &, and a term t enters a sum as
+        # x + t * m with m = 1.0 or 0.0 (the same bits as adding only when it counts: t is
+        # finite and x never -0.0, so x + 0.0 * t == x). Which tests pass is unpredictable pair
+        # to pair: branches mispredicted, computing every term for every candidate is cheaper.
         for k in range(ptr[a], ptr[a + 1]):
             b = nbr[k]
-            flock[k] = False
-            ex, ey = min_image_2d(pos[b, 0] - pos[a, 0], pos[b, 1] - pos[a, 1], w, h, wrap)
+            ex, ey = min_image_2d(pos[b, 0] - pax, pos[b, 1] - pay, w, h, wrap)
             d2 = ex * ex + ey * ey
-            if d2 >= r2:
-                continue
-            nn2 = min(nn2, d2)
+            near = d2 < r2
+            nn2 = d2 if near & (d2 < nn2) else nn2
             dist = math.sqrt(d2)
             f = ex * ca + ey * sa
             s = -ex * sa + ey * ca
             abs_s = abs(s)
-            if seen(f, abs_s, view, back, front):
-                if dist < view_r[a] and family[a] == family[b]:  # a flockmate
-                    cx += ex
-                    cy += ey
-                    ax += vel[b, 0]
-                    ay += vel[b, 1]
-                    nc += 1
-                    flock[k] = True
-                if dist < sep_r[a]:
-                    sp += _separation_push(s, sep_r[a], dist)
-            if in_narrow_cone(f, abs_s, front) and dist <= lead_r[a]:
-                nfa += 1
-            if _queues_behind(f, abs_s, length[a], vel, b, ca, sa) and dist < gap_a:
-                gap_a = dist
-        coh[a, 0] = cx
-        coh[a, 1] = cy
-        ali[a, 0] = ax
-        ali[a, 1] = ay
-        cnt[a] = nc
-        sep[a] = sp
-        nf[a] = nfa
-        gap[a] = gap_a
-        nn[a] = math.sqrt(nn2)  # sqrt is monotone and correctly rounded: the nearest distance
+            vis = near & seen(f, abs_s, view, back, front)
+            mate = vis & (dist < view_a) & (fam_a == family[b])
+            vbx, vby = vel[b, 0], vel[b, 1]
+            m = 1.0 if mate else 0.0
+            cx += ex * m
+            cy += ey * m
+            ax += vbx * m
+            ay += vby * m
+            nc += mate
+            flock[k] = mate
+            push = _separation_push(s, sep_a, dist)
+            sp += push * (1.0 if vis & (dist < sep_a) else 0.0)
+            nfa += near & in_narrow_cone(f, abs_s, front) & (dist <= lead_a)
+            ahead = near & _queues_behind(f, abs_s, len_a, vbx, vby, ca, sa) & (dist < gap_a)
+            gap_a = dist if ahead else gap_a
+        u = unit[a]
+        coh[u, 0] = cx
+        coh[u, 1] = cy
+        ali[u, 0] = ax
+        ali[u, 1] = ay
+        cnt[u] = nc
+        sep[u] = sp
+        nf[u] = nfa
+        gap[u] = gap_a
+        nn[u] = math.sqrt(nn2)  # sqrt is monotone and correctly rounded: the nearest distance
+
+
+@nb.njit(cache=True, inline="always")
+def _angle(cross, dot):
+    """``flocking.angle_between`` for one (cross, dot): atan2(|cross|, dot) by the same
+    octant reduction and polynomial, in the same order."""
+    y, x = abs(cross), abs(dot)
+    big = max(x, y)
+    t = min(x, y) / big if big > 0 else 0.0
+    s = t * t
+    p = ATAN_POLY[0]
+    for k in range(1, len(ATAN_POLY)):
+        p = p * s + ATAN_POLY[k]
+    a = t * p
+    a = math.pi / 2 - a if y > x else a
+    return math.pi - a if dot < 0 else a
 
 
 @nb.njit(cache=True, inline="always")
 def _turn(ux, uy, hx, hy, lx, ly):
-    """side(u) * acos(h . u) / pi for a direction (ux, uy) of any length; 0 for a zero vector."""
-    norm = math.hypot(ux, uy)
-    if norm <= 1e-9:
+    """side(u) * angle(h, u) / pi for a direction (ux, uy) of any length; 0 for |u| <= 1e-9
+    (``flocking.turn_toward``)."""
+    if ux * ux + uy * uy <= 1e-9 * 1e-9:  # as flocking.EPS * EPS
         return 0.0
-    ux /= norm
-    uy /= norm
-    cos = min(max(hx * ux + hy * uy, -1.0), 1.0)
-    return _side(lx * ux + ly * uy) * math.acos(cos) / math.pi
+    angle = _angle(hx * uy - hy * ux, hx * ux + hy * uy)
+    return _side(lx * ux + ly * uy) * angle / math.pi
 
 
 @nb.njit(cache=True, inline="always")

@@ -154,3 +154,29 @@ class VerletPairs:
                 self.ptr, self.nbr = cell_rows(fold(p, box), r, float(box[0]), float(box[1]), True)
             self._built(pos, radius)
         return self.ptr, self.nbr
+
+    def ordered_rows(self, pos: np.ndarray, radius: float, box: np.ndarray | None):
+        """The candidates as rows of units renumbered in cell order
+        (:func:`~.cells.ordered_rows`: ptr, nbr, order, owner, partner); rebuilt when stale,
+        else the last build's arrays (``builds`` tells them apart). Runs on numba's threads
+        when there are several."""
+        import numba as nb
+
+        from rigidflock.model.steering import cells
+
+        if self._stale(pos, radius, box):
+            # one thread (the thread policy's choice, or NUMBA_NUM_THREADS=1): the one-pass
+            # build, ~2 x faster there; else the two-pass parallel one (the same arrays)
+            many = nb.get_num_threads() > 1
+            ordered_rows = cells.ordered_rows if many else cells.ordered_rows_serial
+            p = np.ascontiguousarray(pos, dtype=np.float64)
+            r = float(radius + self.skin)
+            if len(p) < 2:
+                none = np.zeros(0, np.int64)
+                self.ordered = (np.zeros(len(p) + 1, np.int64), none, np.arange(len(p)), none, none)
+            elif box is None:
+                self.ordered = ordered_rows(p, r, 0.0, 0.0, False)
+            else:
+                self.ordered = ordered_rows(fold(p, box), r, float(box[0]), float(box[1]), True)
+            self._built(pos, radius)
+        return self.ordered

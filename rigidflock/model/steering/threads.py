@@ -49,6 +49,7 @@ class ThreadPolicy:
             want = 1 if PROBE[self._step] == "1" else self.max_threads
         else:
             want = self.threads
+        want = min(want, nb.config.NUMBA_NUM_THREADS)  # a max_threads above numba's: its all
         if nb.get_num_threads() != want:
             nb.set_num_threads(want)
 

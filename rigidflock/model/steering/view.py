@@ -36,14 +36,14 @@ def in_view(
 @nb.njit(cache=True, inline="always")
 def in_narrow_cone(f: float, abs_s: float, front_factor: float) -> bool:
     """The narrow view for one offset (|s| given): also the leader rule's cone ahead."""
-    return f > 0 and abs_s < f * front_factor
+    return (f > 0) & (abs_s < f * front_factor)  # &, |: no branches in the pair loop
 
 
 @nb.njit(cache=True, inline="always")
 def seen(f: float, abs_s: float, view: int, back_factor: float, front_factor: float) -> bool:
     """:func:`in_view` for one offset (f, |s|) and a view code ``VIEW_*`` (compiled, scalar)."""
     if view == VIEW_WIDE:
-        return f > 0 or (f < 0 and abs_s > abs(f) * back_factor)
+        return (f > 0) | ((f < 0) & (abs_s > abs(f) * back_factor))
     if view == VIEW_LIMITED:
         return f > 0
     return in_narrow_cone(f, abs_s, front_factor)

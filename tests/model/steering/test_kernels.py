@@ -110,3 +110,44 @@ def test_kernel_signatures_stay_short():
 
     for kernel in (kernels.pair_pass, kernels.unit_pass):
         assert len(inspect.signature(kernel.py_func).parameters) <= 12
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_renumbered_rows_give_the_same_sums_bit_for_bit(scene_from, seed):
+    """The steerer renumbers units in cell order at each neighbour rebuild (memory locality);
+    each unit keeps its partners' sequence, so its sums must be the bits of a pass over rows in
+    the units' own numbering."""
+    from rigidflock.model.steering import cells
+    from rigidflock.model.steering.neighbours import pairs_cells
+    from rigidflock.model.steering.view import VIEW_CODES
+
+    bounds = ("wrap", "walls", "open")[seed % 3]
+    view = ("wide", "limited", "narrow")[seed % 3]
+    sim = Simulation(scene_from(SCENE.format(seed=seed, bounds=bounds, view=view)))
+    for _ in range(40):
+        sim.step()
+    steerer, st, rules = sim._steerer, sim.state, sim.rules
+    steerer(st, rules)
+    order = steerer._rows.unit
+    assert not np.array_equal(order, np.arange(len(order)))  # renumbered indeed
+    renumbered = {k: v.copy() for k, v in steerer._sums()._asdict().items() if k != "flock"}
+    n_ai = sim.units.n_ai
+    radii_, search, _ = steerer._geometry(rules)
+    verlet = steerer.verlet  # the rows of the last build in the units' own numbering
+    ptr, nbr = cells.to_rows(*pairs_cells(verlet._ref, search + verlet.skin, sim.box), n_ai)
+    sums = kernels.PairSums(*(np.zeros_like(a) for a in steerer._sums()))
+    sums.gap[:] = np.inf  # the player's row (no pair pass) stays inf
+    kernels.pair_pass(
+        kernels.Rows(ptr, nbr, np.arange(n_ai)),
+        kernels.Bodies(st.pos[:n_ai].copy(), st.vel[:n_ai].copy(), st.angle),
+        kernels.PairRules(steerer._family, *radii_, sim.units.length, search,
+                          VIEW_CODES[rules.view], rules.back_view_angle_factor,
+                          rules.front_view_angle_factor),
+        steerer._box, sums,
+    )  # fmt: skip
+    for name, got in renumbered.items():
+        assert getattr(sums, name).tobytes() == got.tobytes(), name
+    # the same flocking pairs, numbered as the units are
+    mine = set(zip(steerer._owner[steerer._flock], steerer._partner[steerer._flock], strict=True))
+    plain = np.repeat(np.arange(n_ai), np.diff(ptr))
+    assert mine == set(zip(plain[sums.flock], nbr[sums.flock], strict=True))

@@ -119,3 +119,38 @@ def test_verlet_rows_equal_the_rows_of_the_candidates():
             np.testing.assert_array_equal(nbr, ref[1])
             pos = np.mod(pos + rng.normal(0, 0.5, pos.shape), box)
         assert a.builds == c.builds
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), wrap=st.booleans(), n=st.integers(2, 400))
+def test_ordered_rows_are_the_rows_of_the_pair_list_renumbered(seed, wrap, n):
+    """Rows of units renumbered in cell order: row p is unit order[p] with the partners (and
+    their sequence) ``to_rows`` gives that unit, as row numbers; owner/partner name them."""
+    from rigidflock.model.steering.cells import (
+        cell_pairs,
+        ordered_rows,
+        ordered_rows_serial,
+        to_rows,
+    )
+
+    rng = np.random.default_rng(seed)
+    box = np.array([200.0, 150.0])
+    pos = rng.random((n, 2)) * box
+    if n > 10:
+        pos[:5] = pos[5:10] + 1e-3  # near-duplicates
+    w, h = (200.0, 150.0) if wrap else (0.0, 0.0)
+    ptr, nbr, order, owner, partner = ordered_rows(pos, 13.0, w, h, wrap)
+    ref_ptr, ref_nbr = to_rows(*cell_pairs(pos, 13.0, w, h, wrap), n)
+    one_pass = ordered_rows_serial(pos, 13.0, w, h, wrap)  # the one-thread build: same arrays
+    for a, b in zip(one_pass, (ptr, nbr, order, owner, partner), strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert sorted(order) == list(range(n))
+    for p in range(n):
+        u = order[p]
+        row = nbr[ptr[p] : ptr[p + 1]]
+        np.testing.assert_array_equal(order[row], ref_nbr[ref_ptr[u] : ref_ptr[u + 1]])
+        assert (owner[ptr[p] : ptr[p + 1]] == u).all()
+        np.testing.assert_array_equal(partner[ptr[p] : ptr[p + 1]], order[row])
+    if n > 50:  # cell order: consecutive rows are mostly close together
+        step = np.hypot(*(pos[order[1:]] - pos[order[:-1]]).T)
+        assert np.median(step) < np.median(np.hypot(*(pos[1:] - pos[:-1]).T)) / 2
