@@ -1,15 +1,17 @@
 """Sweep executors compared in one command: the same sweep (--runs runs of the forest, --ticks
 each) on 1 local worker process, on 2, and on a Dask LocalCluster of 2 worker processes (one
 thread each). Totals include starting the workers (or the cluster) and loading the kernels in
-them; "runs" is the time after that, the part that more or longer runs scale. Checks that all
-three give the same rows (wall time aside). Usage:
+them; "runs" is the time after that, the part that more or longer runs scale. The three are
+measured in turn, --repeats rounds of them interleaved (the machine's speed drifts), and the ratios
+are of the medians. Checks that all three give the same rows (wall time aside). Usage:
 
-    python tools/bench_sweep.py [--runs 16] [--ticks 900]
+    python tools/bench_sweep.py [--runs 16] [--ticks 2400] [--repeats 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import tempfile
 import time
@@ -39,6 +41,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=16, help="runs (a multiple of 4)")
     p.add_argument("--ticks", type=int, default=2400)
+    p.add_argument("--repeats", type=int, default=3, help="interleaved rounds; medians reported")
     a = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.toml"
@@ -47,21 +50,27 @@ def main() -> None:
         spec = load_sweep(path)
     print(f"{len(spec.tasks)} runs of the forest, {a.ticks} ticks each", flush=True)
     times, runs, results = {}, {}, {}
-
-    def timed(name, executor, workers):
-        t0 = time.perf_counter()
-        with executor as ex:
-            list(ex.map(warm_worker, range(workers)))  # start every worker, load the kernels
-            t1 = time.perf_counter()
-            results[name] = run_sweep(spec, executor=ex)
-            runs[name] = time.perf_counter() - t1
-        times[name] = time.perf_counter() - t0
-        print(f"  {name:28s} total {times[name]:7.2f} s   runs {runs[name]:7.2f} s", flush=True)
-
-    timed("local, 1 worker", local_executor(1), 1)
-    timed("local, 2 workers", local_executor(2), 2)
-    timed("Dask LocalCluster, 2 workers", dask_executor(local_workers=2), 2)
     one, two, dask = "local, 1 worker", "local, 2 workers", "Dask LocalCluster, 2 workers"
+    executors = {
+        one: (lambda: local_executor(1), 1),
+        two: (lambda: local_executor(2), 2),
+        dask: (lambda: dask_executor(local_workers=2), 2),
+    }
+    for _ in range(a.repeats):
+        for name, (make, workers) in executors.items():
+            t0 = time.perf_counter()
+            with make() as ex:
+                list(ex.map(warm_worker, range(workers)))  # start every worker, load the kernels
+                t1 = time.perf_counter()
+                results[name] = run_sweep(spec, executor=ex)
+                runs.setdefault(name, []).append(time.perf_counter() - t1)
+            times.setdefault(name, []).append(time.perf_counter() - t0)
+            print(f"  {name:28s} total {times[name][-1]:7.2f} s   runs {runs[name][-1]:7.2f} s",
+                  flush=True)  # fmt: skip
+    times = {k: statistics.median(v) for k, v in times.items()}
+    runs = {k: statistics.median(v) for k, v in runs.items()}
+    for name in executors:
+        print(f"  median {name:21s} total {times[name]:7.2f} s   runs {runs[name]:7.2f} s")
     print(f"  2 workers / 1 worker: total {times[two] / times[one]:.3f}, "
           f"runs {runs[two] / runs[one]:.3f}")  # fmt: skip
     print(f"  Dask 2 / local 2: total {times[dask] / times[two]:.3f}, "

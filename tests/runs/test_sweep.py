@@ -66,13 +66,19 @@ def test_local_processes_give_the_same_rows(straight):
 
 def test_dask_local_cluster_gives_the_same_rows(straight):
     """A real Dask LocalCluster (2 worker processes, 1 thread each) through the client's
-    concurrent.futures executor: the same numbers as this process."""
+    concurrent.futures executor: the same numbers as this process. Its workers run without
+    Dask's stack-sampling profiler, which took the GIL from the runs every 10 ms."""
     pytest.importorskip("distributed")
+    import dask
+
     from rigidflock.runs.executors import dask_executor
 
     spec, rows, _ = straight
     with dask_executor(local_workers=2) as ex:
         assert numbers(run_sweep(spec, executor=ex)) == numbers(rows)
+        key = "distributed.worker.profile.enabled"
+        assert ex.submit(dask.config.get, key).result() is False
+        assert ex.submit(os.getpid).result() != os.getpid()  # a worker process, not this one
 
 
 def test_killed_sweep_resumes_to_the_same_table(straight, tmp_path):

@@ -1,6 +1,14 @@
 """The thread policy: measured choice, stall fallback, one thread when told."""
 
+import numba
+import pytest
+
 from rigidflock.model.steering.threads import PROBE, ThreadPolicy
+
+# the policy sets numba's thread count; numba refuses more than NUMBA_NUM_THREADS
+two_threads = pytest.mark.skipif(
+    numba.config.NUMBA_NUM_THREADS < 2, reason="needs NUMBA_NUM_THREADS >= 2"
+)
 
 
 def run(policy, times, ticks):
@@ -12,12 +20,14 @@ def run(policy, times, ticks):
         policy.end(times[n])
 
 
+@two_threads
 def test_picks_threads_when_they_pay():
     p = ThreadPolicy(max_threads=2)
     run(p, {1: 4e-3, 2: 2e-3}, len(PROBE) + 5)
     assert p.threads == 2 and p.probes == 1
 
 
+@two_threads
 def test_keeps_one_thread_when_threads_stall():
     p = ThreadPolicy(max_threads=2)
     run(p, {1: 1e-3, 2: 20e-3}, 20)
@@ -25,6 +35,7 @@ def test_keeps_one_thread_when_threads_stall():
     assert p._step == -1  # the probe stopped at the first stalled parallel tick
 
 
+@two_threads
 def test_stall_while_running_drops_to_one_thread():
     p = ThreadPolicy(max_threads=2)
     run(p, {1: 4e-3, 2: 2e-3}, len(PROBE))
@@ -34,6 +45,7 @@ def test_stall_while_running_drops_to_one_thread():
     assert p.threads == 1
 
 
+@two_threads
 def test_probes_again_less_often_when_the_answer_holds():
     p = ThreadPolicy(max_threads=2, period=10, max_period=40)
     run(p, {1: 4e-3, 2: 2e-3}, 200)
