@@ -12,8 +12,9 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
+from rigidflock.model.steering.cells import cell_list, neighbour_cells
 from rigidflock.model.steering.neighbours import pairs_kdtree
-from rigidflock.model.torus import fold, folded, min_image
+from rigidflock.model.torus import fold, folded, min_image, min_image_2d
 
 
 def polarization(heading: np.ndarray) -> float:
@@ -80,11 +81,70 @@ def nn_completed(
     return nn
 
 
+@nb.njit(cache=True)
+def _root(parent, i):
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]  # path halving
+        i = parent[i]
+    return i
+
+
+@nb.njit(cache=True)
+def _components(pos, family, link, box_w, box_h, wrap):
+    """Flock labels (N,) of ``pos`` (N, 2): same-family units closer than ``link`` joined by
+    union-find over a cell list (no pair list is built); labelled 0, 1, ... in order of each
+    component's smallest unit, as scipy's ``connected_components`` numbers them."""
+    n = pos.shape[0]
+    ncx, ncy, cell, start, items, offx, offy = cell_list(pos, link, box_w, box_h, wrap)
+    parent = np.arange(n)
+    cells = np.empty(9, np.int64)
+    r2 = link * link
+    for i in range(n):
+        px, py = pos[i, 0], pos[i, 1]
+        nc = neighbour_cells(cell[i] % ncx, cell[i] // ncx, ncx, ncy, offx, offy, wrap, cells)
+        for k in range(nc):
+            c = cells[k]
+            for q in range(start[c], start[c + 1]):
+                j = items[q]
+                if j <= i or family[j] != family[i]:
+                    continue
+                dx, dy = min_image_2d(pos[j, 0] - px, pos[j, 1] - py, box_w, box_h, wrap)
+                if dx * dx + dy * dy < r2:
+                    ra, rb = _root(parent, i), _root(parent, j)
+                    if ra != rb:
+                        parent[max(ra, rb)] = min(ra, rb)
+    labels = np.empty(n, np.int64)
+    of_root = np.full(n, -1, np.int64)
+    count = 0
+    for i in range(n):
+        r = _root(parent, i)
+        if of_root[r] < 0:
+            of_root[r] = count
+            count += 1
+        labels[i] = of_root[r]
+    return labels
+
+
 def flock_labels(
     pos: np.ndarray, family: np.ndarray, link: float, box: np.ndarray | None = None
 ) -> np.ndarray:
     """Flock id per unit (N,): connected components of the graph linking same-family units closer
-    than ``link``."""
+    than ``link``, numbered in order of each flock's lowest unit index. Compiled (a cell list and
+    union-find): the series samples it, and a k-d tree plus a sparse graph cost ~2 ms at 1,000
+    units; :func:`flock_labels_reference` is that computation, kept for the tests."""
+    n = len(pos)
+    if n == 0:
+        return np.zeros(0, dtype=np.intp)
+    wrap = box is not None
+    w, h = (float(box[0]), float(box[1])) if wrap else (0.0, 0.0)
+    pts = np.ascontiguousarray(fold(pos, box) if wrap else pos, dtype=np.float64)
+    return _components(pts, np.ascontiguousarray(family), float(link), w, h, wrap).astype(np.intp)
+
+
+def flock_labels_reference(
+    pos: np.ndarray, family: np.ndarray, link: float, box: np.ndarray | None = None
+) -> np.ndarray:
+    """:func:`flock_labels` from a k-d tree and scipy's connected components."""
     n = len(pos)
     if n == 0:
         return np.zeros(0, dtype=np.intp)

@@ -90,7 +90,7 @@ def _extent(pos, box_w, box_h, wrap):
 
 
 @nb.njit(cache=True)
-def _cell_list(pos, radius, box_w, box_h, wrap):
+def cell_list(pos, radius, box_w, box_h, wrap):
     """The cell grid over ``pos`` (N, 2) for a search ``radius``: grid shape (ncx, ncy), each
     point's cell, the cells' item lists (start, items) and the neighbour-cell offsets."""
     n = pos.shape[0]
@@ -109,7 +109,7 @@ def cell_pairs(pos, radius, box_w, box_h, wrap):
     in [0, box) and distances are minimum-image. Returns two int64 arrays (P,).
     """
     n = pos.shape[0]
-    ncx, ncy, cell, start, items, offx, offy = _cell_list(pos, radius, box_w, box_h, wrap)
+    ncx, ncy, cell, start, items, offx, offy = cell_list(pos, radius, box_w, box_h, wrap)
     # positions in cell order, for memory locality in the scan
     sp = np.empty((n, 2))
     for q in range(n):
@@ -239,7 +239,7 @@ def cell_rows(pos, radius, box_w, box_h, wrap):
     pair is tested from both ends, which costs less than the serial pair list and its
     conversion to rows. Returns ptr (n + 1,), nbr (2P,) int64."""
     n = pos.shape[0]
-    ncx, ncy, cell, start, items, offx, offy = _cell_list(pos, radius, box_w, box_h, wrap)
+    ncx, ncy, cell, start, items, offx, offy = cell_list(pos, radius, box_w, box_h, wrap)
     sp = np.empty((n, 2))  # positions in cell order, for memory locality in the scan
     for q in nb.prange(n):
         sp[q, 0] = pos[items[q], 0]
@@ -293,7 +293,7 @@ def _row_grid(pos, radius, box_w, box_h, wrap):
     cell order (``order``), the neighbour-cell offsets, and per row its position (n, 2) and
     cell (n,), both written in row order (reading ``pos`` once through ``order``)."""
     n = pos.shape[0]
-    ncx, ncy, _, start, order, offx, offy = _cell_list(pos, radius, box_w, box_h, wrap)
+    ncx, ncy, _, start, order, offx, offy = cell_list(pos, radius, box_w, box_h, wrap)
     sp = np.empty((n, 2))
     for p in range(n):
         sp[p, 0] = pos[order[p], 0]
