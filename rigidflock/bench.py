@@ -151,12 +151,12 @@ def bench_one(n: int, ticks: int, warmup: int) -> dict:
     """Build and time one size in this process."""
     from rigidflock.runs.metrics import RunMetrics
     from rigidflock.runs.runner import check_state
+    from rigidflock.runs.warmup import warm_up
     from rigidflock.sim import Simulation
 
-    warm = Simulation(bench_scene(50))  # load the compiled kernels before the memory baseline
-    for _ in range(3):
-        warm.step()
-    del warm
+    # load the compiled kernels, the tick's and the run metrics', before the memory baseline (a
+    # first metrics call inside the timed loop once cost ~5 ms and showed as "run x" 5)
+    warm_up(bench_scene(50), 3)
     base = _rss_bytes()
     t0 = time.perf_counter()
     sim = Simulation(bench_scene(n))
