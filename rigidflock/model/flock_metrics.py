@@ -1,5 +1,5 @@
 """Flock measurements taken at sampled ticks (the series of ``run --series``): pure functions of
-one state, arrays of AI units only (the caller slices), no loop over units.
+one state, arrays of AI units only (the caller slices), no Python loop over units.
 
 Positions are world units, velocities world units / s; ``box`` is the world size of a wrap-around
 world (offsets are then minimum-image), None otherwise.
@@ -7,6 +7,9 @@ world (offsets are then minimum-image), None otherwise.
 
 from __future__ import annotations
 
+import math
+
+import numba as nb
 import numpy as np
 
 from rigidflock.model.steering.neighbours import min_image
@@ -76,6 +79,24 @@ def touching_static(
         gap = segment_distance(pos, a, b) - half[None, :]
         hit |= (gap <= reach[:, None]).any(axis=1)
     return hit
+
+
+@nb.njit(cache=True)
+def pin_tick(vel, touching, cruise, run, dt):
+    """One tick of pinned time, in place: ``run`` (N,) seconds each unit has been pinned so far
+    becomes ``run + dt`` for units pinned now (``touching`` (N,) > 0 and slower than PIN_SLOW x
+    ``cruise`` (N,); ``vel`` (N, 2) world units / s), 0 for the rest. Returns (units pinned now,
+    the longest run). Compiled: the run metrics call it every tick."""
+    count = 0
+    longest = 0.0
+    for i in range(run.shape[0]):
+        if touching[i] > 0 and math.hypot(vel[i, 0], vel[i, 1]) < PIN_SLOW * cruise[i]:
+            run[i] += dt
+            count += 1
+            longest = max(longest, run[i])
+        else:
+            run[i] = 0.0
+    return count, longest
 
 
 def pinned(touching: np.ndarray, speed: np.ndarray, cruise: np.ndarray, slow=PIN_SLOW) -> int:

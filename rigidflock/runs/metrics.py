@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rigidflock.model.contacts import Contacts
-from rigidflock.model.flock_metrics import PIN_SLOW
+from rigidflock.model.flock_metrics import pin_tick
 from rigidflock.model.metrics import (
     elongation,
     flock_labels,
@@ -55,19 +55,17 @@ class RunMetrics:
 
     def _add_pins(self, sim) -> None:
         """Pinned: an AI unit touching an obstacle, wall or building (pymunk's contact state)
-        while slower than ``PIN_SLOW`` x its cruise speed. Array operations only."""
+        while slower than ``PIN_SLOW`` x its cruise speed (``flock_metrics.pin_tick``)."""
         u, st = sim.units, sim.state
         n_ai = u.n_ai
         dt = sim.scene.world.dt
-        speed = np.hypot(st.vel[:n_ai, 0], st.vel[:n_ai, 1])
-        pinned = (sim.world.touching[:n_ai] > 0) & (speed < PIN_SLOW * u.cruise_speed[:n_ai])
         if self._pin_run is None or len(self._pin_run) != n_ai:
             self._pin_run = np.zeros(n_ai)
-        run = np.where(pinned, self._pin_run + dt, 0.0)
-        self._pin_run = run
-        self.pinned_seconds += float(pinned.sum()) * dt
-        if n_ai:
-            self.longest_pin = max(self.longest_pin, float(run.max()))
+        count, longest = pin_tick(
+            st.vel[:n_ai], sim.world.touching[:n_ai], u.cruise_speed[:n_ai], self._pin_run, dt
+        )
+        self.pinned_seconds += float(count) * dt
+        self.longest_pin = max(self.longest_pin, longest)
         if sim.orders.groups:
             self.stuck_seconds += float(sim.orders.stuck_units(sim.tick, dt).sum()) * dt
 

@@ -16,6 +16,7 @@ KERNEL_MODULES = (
     "rigidflock.model.steering.cells",
     "rigidflock.model.vehicle",
     "rigidflock.model.metrics",
+    "rigidflock.model.flock_metrics",
 )
 
 
