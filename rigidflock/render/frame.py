@@ -114,8 +114,9 @@ def interpolate(prev_pos, prev_angle, pos, angle, alpha: float, box=None):
 
 
 def vehicle_vectors(angle, vel, omega, throttle, bow_force, units) -> dict:
-    """The forces of DESIGN.md section 3 for drawing: name -> (anchor offset (N, 2) from the
-    centre of mass, force vector (N, 2) newtons). ``bow_force`` is the clamped lateral force."""
+    """The vehicle model's forces (``model.vehicle``) for drawing: name -> (anchor offset (N, 2)
+    from the centre of mass, force vector (N, 2) newtons). ``bow_force`` is the clamped lateral
+    force."""
     return vehicle.force_vectors(angle, vel, omega, throttle, bow_force, units)
 
 

@@ -1,5 +1,5 @@
-"""Replay files: recorder, reader, verification and playback of recorded runs (DESIGN.md
-section 7).
+"""Replay files: recorder, reader, verification and playback of recorded runs (the README's
+"Replays" section).
 
 A replay holds everything needed to see a run again and to run it again: the scene, seed and
 versions, every input that changed the run, and every unit's state at every tick::

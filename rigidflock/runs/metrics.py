@@ -32,7 +32,7 @@ def tick_nn(sim, box: np.ndarray | None) -> np.ndarray:
 
 @dataclass
 class RunMetrics:
-    """Accumulates the run summary of DESIGN.md section 6, one :meth:`add` per tick."""
+    """Accumulates the run summary (the README's "Metrics"), one :meth:`add` per tick."""
 
     box: np.ndarray | None
     link: float  # flock link distance, world units

@@ -1,4 +1,4 @@
-"""The force model of DESIGN.md section 3."""
+"""The force model of *AI for Game Developers*, chapter 4 (AIDemo4) (``model.vehicle``)."""
 
 from types import SimpleNamespace
 
@@ -61,7 +61,7 @@ def test_auto_angular_damping_is_m_vc_l_over_2():
 
 
 def numpy_oracle(angle, vel, omega, throttle, steer, length, thrust, max_steer, drag_k, kw):
-    """DESIGN.md section 3 written out with numpy, independently of the model's kernel."""
+    """The vehicle model written out with numpy, independently of the model's kernel."""
     c, s = np.cos(angle), np.sin(angle)
     fs = np.clip(steer, -max_steer, max_steer)
     arm = vehicle.DRAG_CENTRE * length

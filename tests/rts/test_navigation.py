@@ -1,5 +1,6 @@
 """Routes: the walkable grid, distance fields, a group's path and the congestion cost of a
-re-search; and, end to end, one path per group (seed 001)."""
+re-search; and, end to end, one path per group ("Group Movement
+in RTS")."""
 
 import numpy as np
 import pytest
@@ -107,7 +108,7 @@ goal = [320.0, 150.0]
 def test_a_group_goes_around_a_wall_on_one_side(scene_from, y0, y1):
     """The wall stands across the straight line, the group centred behind it (first case
     symmetric: each unit's own shortest way would split the group). One path per group keeps
-    every unit on the same side (seed 001)."""
+    every unit on the same side ("Group Movement in RTS")."""
     sim = Simulation(scene_from(AROUND_A_WALL.format(y0=y0, y1=y1)))
     side = {}
     for _ in range(4000):

@@ -1,6 +1,6 @@
 """RTS group movement end to end: the bundled scenes arrive in formation, orders through commands,
-a new building, bad input, metrics (seeds 000 and 001). Unit tests of the parts: test_navigation,
-test_slots, test_groups, test_control."""
+a new building, bad input, metrics ("Group Movement in RTS"; "Steering Behaviours: Flocking").
+Unit tests of the parts: test_navigation, test_slots, test_groups, test_control."""
 
 import numpy as np
 import pytest

@@ -1,7 +1,8 @@
-"""The book's qualitative results, measured (DESIGN.md section 4; seeds/003).
+"""The book's qualitative results, measured (*AI for Game Developers*, chapter 4 (AIDemo4)).
 
-Thresholds come from runs of these exact setups over several seeds (numbers in each docstring);
-each bound sits well inside the gap between the two cases it separates.
+Thresholds come from runs of these exact setups over several seeds (numbers in each docstring,
+measured on model 2 with ``PYTHONPATH=$PWD python tools/behaviour_figures.py``); each bound sits
+well inside the gap between the two cases it separates.
 """
 
 import numpy as np
@@ -60,8 +61,8 @@ def test_flocking_aligns_a_random_cloud(scene_from):
 
 def test_separation_keeps_units_apart(scene_from):
     """30 units spawned heading the same way, collisions off so only steering keeps them apart,
-    1200 ticks. Measured min_separation over seeds 1-8: separation on 0.3-5.0 (median ~3),
-    off 0.03-0.25: without it cohesion pulls units through each other."""
+    1200 ticks. Measured min_separation over seeds 1-8: separation on 0.32-4.97 (median 3.2),
+    off 0.03-0.25 (median 0.08): without it cohesion pulls units through each other."""
     kw = {"collisions": False, "heading": "heading = 0", "radius": 60.0}
     on = [
         run_scene(cloud(scene_from, **kw), 1200, seed=s).metrics["min_separation"]

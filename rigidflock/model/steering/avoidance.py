@@ -1,4 +1,5 @@
-"""Feelers against circular obstacles and the world's walls (DESIGN.md section 4).
+"""Feelers against circular obstacles and the world's walls (*AI for Game Developers*, chapter
+4 (AIDemo4); the blocked interval, priority and contact: the README's "Model 2" section).
 
 The feeler of unit i runs from p_i along its heading h_i for ``feeler_len`` world units. An obstacle
 (centre c, radius r) is felt when a = c - p_i projects ahead (0 < a . h < feeler_len) and the

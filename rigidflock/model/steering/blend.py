@@ -1,7 +1,8 @@
-"""All rules for all units: one bow force per unit from one snapshot (DESIGN.md section 4).
+"""All rules for all units: one bow force per unit from one snapshot (*AI for Game Developers*,
+chapter 4 (AIDemo4)).
 
-Seed 000's recipe: compute every rule's force first, blend them with weights, then apply. Two
-implementations return the same :class:`Steering`:
+The recipe of "Steering Behaviours: Flocking" (HowToRts): compute every rule's force first,
+blend them with weights, then apply. Two implementations return the same :class:`Steering`:
 
 - :func:`steer_reference`: numpy over explicit directed pair lists, calling the documented rule
   functions of ``flocking``, ``pursuit`` and ``avoidance``; the definition, kept for tests.

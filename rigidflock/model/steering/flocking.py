@@ -1,4 +1,5 @@
-"""Cohesion, alignment and separation (AIDemo4, DESIGN.md section 4) on directed pair lists.
+"""Cohesion, alignment and separation (*AI for Game Developers*, chapter 4 (AIDemo4)) on directed
+pair lists.
 
 Every rule takes the directed pairs ``(i, j)`` (unit i looks at neighbour j), each of shape
 (P,), the offsets ``d = p_j - p_i`` (P, 2) in world units, and per-unit arrays of shape (N,) or

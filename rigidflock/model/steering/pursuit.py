@@ -1,4 +1,5 @@
-"""Leaders, chase and intercept (AIDemo4's leader rules, DESIGN.md section 4), plus seek.
+"""Leaders, chase and intercept (the leader rules of *AI for Game Developers*, chapter 4
+(AIDemo4)), plus seek.
 
 A leader is an AI unit with no other AI unit in its narrow forward cone within the narrow view
 radius. Leaders of role "chase" steer toward the player, leaders of role "intercept" toward where

@@ -1,4 +1,5 @@
-"""The field of view: which neighbours a unit sees (DESIGN.md section 4), in one place.
+"""The field of view: which neighbours a unit sees (*AI for Game Developers*, chapter 4
+(AIDemo4)), in one place.
 
 A neighbour at offset (f, s) in the looking unit's frame (f forward along the bow, s to port):
 

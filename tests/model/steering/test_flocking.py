@@ -1,4 +1,5 @@
-"""The flocking rules and view masks on tiny hand-checked arrays (DESIGN.md section 4)."""
+"""The flocking rules and view masks on tiny hand-checked arrays (*AI for Game Developers*,
+chapter 4 (AIDemo4))."""
 
 import numpy as np
 

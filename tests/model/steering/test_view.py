@@ -1,4 +1,5 @@
-"""The field-of-view rule (DESIGN.md section 4): numpy, compiled and drawn, one definition."""
+"""The field-of-view rule (*AI for Game Developers*, chapter 4 (AIDemo4)): numpy, compiled and
+drawn, one definition."""
 
 import numpy as np
 import pytest
