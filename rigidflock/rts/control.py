@@ -41,6 +41,7 @@ BACK_THROTTLE = -0.6  # throttle of a unit backing off
 BACK_SECONDS = 1.0  # how long a stuck unit backs off
 SLOW_ARRIVED = 0.3  # below this share of the group's speed a unit near its slot has arrived
 SLOW_STUCK = 0.2  # below this share of the group's speed a unit without progress is stuck
+DESCEND_REACH = 2  # off the path a unit looks this many times the lookahead down the field
 
 
 @dataclass
@@ -93,9 +94,11 @@ def path_target(
     Each unit's place (``path_index`` (m,)) moves to the nearest of the next ``PATH_WINDOW``
     path cells to ``pos`` (m, 2); it steers at the cell ``lookahead`` past it. A unit farther
     than ``PATH_LEASH`` of its lengths (m,) from the path, or ``detouring`` (m,) bool, steers
-    at ``descend`` (m, 2) instead: its point down the distance field. ``sees``: optional
+    at ``descend`` (m, 2) instead: its point down the distance field (or ``descend(rows)``
+    gives those points (k, 2) for just the member rows (k,) that need them). ``sees``: optional
     ``Grid.sees``; then a unit steers at the farthest of those cells in its line of sight (at
-    worst its own place on the path), never at one behind a wall. Returns
+    worst its own place on the path), never at one behind a wall; one that sees none of them
+    steers at ``descend``. Returns
     (path_index (m,), target (m, 2))."""
     K = len(path)
     window = path_index[:, None] + np.arange(PATH_WINDOW)[None, :]
@@ -105,12 +108,37 @@ def path_target(
     on_path = (d_path.min(axis=1) < PATH_LEASH * length) & ~detouring
     follow = path[np.minimum(path_index + lookahead, K - 1)]
     if sees is not None:  # the farthest of the next ``lookahead`` path cells in line of sight
-        for k in range(lookahead - 1, -1, -1):
+        for k in range(lookahead - 1, -2, -1):
             hidden = ~sees(pos, follow)
-            if not hidden.any():
+            if not hidden.any() or k < 0:
                 break
             follow = np.where(hidden[:, None], path[np.minimum(path_index + k, K - 1)], follow)
+        # not even its own place on the path in sight (the path runs beyond a wall): down the
+        # distance field, which goes round the wall, instead of into it
+        on_path &= ~hidden
+    if callable(descend):  # only the units off the path need their point down the field
+        off = np.flatnonzero(~on_path)
+        if len(off):
+            follow = follow.copy()
+            follow[off] = descend(off)
+        return path_index, follow
     return path_index, np.where(on_path[:, None], follow, descend)
+
+
+def descend_target(field, grid: Grid, cells: np.ndarray, pos: np.ndarray, lookahead: int):
+    """(m, 2) the point a unit off the group's path steers at: the farthest of the next
+    ``DESCEND_REACH`` x ``lookahead`` cells down the distance ``field`` from its ``cells`` (m,)
+    in line of sight from ``pos`` (m, 2), at worst the next cell. Never one round a corner or
+    behind the end of a wall (a unit steering there drives into it); looking farther than the
+    path's lookahead where it can see keeps its way round corners smooth."""
+    steps = [cells]
+    for _ in range(DESCEND_REACH * lookahead):
+        steps.append(field.next_cell[steps[-1]])
+    target = grid.centre(steps[1])
+    for k in range(2, len(steps)):
+        far = grid.centre(steps[k])
+        target = np.where(grid.sees(pos, far)[:, None], far, target)
+    return target
 
 
 def cruise_throttle(
@@ -266,7 +294,10 @@ def control_group(
     if near.any():
         near[near] = grid.sees(b.pos[near], g.slots[near])
     approach = near | close
-    descend = grid.centre(g.field.ahead(cells, nav.lookahead))
+
+    def descend(rows):
+        return descend_target(g.field, grid, cells[rows], b.pos[rows], nav.lookahead)
+
     g.path_index, ahead = path_target(
         g.path, g.path_index, b.pos, L, g.detour_until > tick, descend, nav.lookahead, grid.sees
     )

@@ -146,7 +146,7 @@ class Orders:
         for g in self.groups.values():
             g.field = self._field(g.goal)
             self._new_path(g, state)
-            blocked = ~self.grid.is_free(g.slots)
+            blocked = ~self.grid.is_roomy(g.slots)
             if blocked.any():
                 spacing = self.scene.navigation.slot_spacing * float(self.units.length.max())
                 g.slots = formation_slots(
