@@ -42,6 +42,8 @@ BACK_SECONDS = 1.0  # how long a stuck unit backs off
 SLOW_ARRIVED = 0.3  # below this share of the group's speed a unit near its slot has arrived
 SLOW_STUCK = 0.2  # below this share of the group's speed a unit without progress is stuck
 DESCEND_REACH = 2  # off the path a unit looks this many times the lookahead down the field
+ONCOMING_AHEAD = 3.0  # unit lengths: another group's unit this close ahead, heading at us
+KEEP_RIGHT = 0.75  # unit widths: meeting one, a unit steers this far right of its route
 
 
 @dataclass
@@ -123,6 +125,57 @@ def path_target(
             follow[off] = descend(off)
         return path_index, follow
     return path_index, np.where(on_path[:, None], follow, descend)
+
+
+def oncoming_ahead(
+    pos: np.ndarray,
+    angle: np.ndarray,
+    group_of: np.ndarray,
+    members: np.ndarray,
+    length: np.ndarray,
+) -> np.ndarray:
+    """(m,) bool: each of ``members`` (m,) (unit rows of one group) has a unit of another group
+    within ``ONCOMING_AHEAD`` of its lengths (m,) ahead, within one length to either side of
+    its bow line, heading against it (headings more than 90 degrees apart). ``pos`` (N, 2),
+    ``angle`` (N,) radians and ``group_of`` (N,) over all units (-1: not ordered). Two such
+    units, one each way in a door, would each queue behind the other forever."""
+    me = int(group_of[members[0]])
+    others = np.flatnonzero((group_of >= 0) & (group_of != me))
+    out = np.zeros(len(members), dtype=bool)
+    if len(others) == 0:
+        return out
+    fwd = np.stack([np.cos(angle[members]), np.sin(angle[members])], axis=1)
+    o_fwd = np.stack([np.cos(angle[others]), np.sin(angle[others])], axis=1)
+    for lo in range(0, len(members), 256):  # (256, others) at a time
+        sl = slice(lo, lo + 256)
+        d = pos[others][None, :, :] - pos[members[sl]][:, None, :]
+        f = np.einsum("ijk,ik->ij", d, fwd[sl])
+        side = np.abs(d[..., 0] * fwd[sl, 1:2] - d[..., 1] * fwd[sl, 0:1])
+        facing = fwd[sl] @ o_fwd.T < 0.0
+        L = length[sl, None]
+        out[sl] = ((f > 0) & (f < ONCOMING_AHEAD * L) & (side < L) & facing).any(axis=1)
+    return out
+
+
+def keep_right(
+    target: np.ndarray, pos: np.ndarray, width: np.ndarray, meeting: np.ndarray, sees
+) -> np.ndarray:
+    """(m, 2): the units ``meeting`` (m,) another group's unit head on steer ``KEEP_RIGHT`` of
+    their widths (m,) to the right of their ``target`` (m, 2) as seen from ``pos`` (m, 2), or
+    half that where the full offset is not in line of sight (``sees``: ``Grid.sees``), or at the
+    target itself: both keep right and pass instead of meeting nose to nose."""
+    rows = np.flatnonzero(meeting)
+    if len(rows) == 0:
+        return target
+    d = target[rows] - pos[rows]
+    d = d / np.maximum(np.hypot(*d.T), 1e-9)[:, None]
+    right = np.stack([d[:, 1], -d[:, 0]], axis=1)
+    out = target.copy()
+    for share in (0.5, 1.0):  # the larger offset wins where it is visible
+        moved = target[rows] + share * KEEP_RIGHT * width[rows, None] * right
+        ok = sees(pos[rows], moved)
+        out[rows[ok]] = moved[ok]
+    return out
 
 
 def descend_target(field, grid: Grid, cells: np.ndarray, pos: np.ndarray, lookahead: int):
@@ -274,10 +327,13 @@ def control_group(
     gap: np.ndarray,
     tick: int,
     dt: float,
+    oncoming: np.ndarray | None = None,
 ) -> GroupControl:
     """Steering and throttle of ``g``'s members from the snapshot ``state``; ``gap`` (N,):
-    distance to the nearest unit ahead. Updates the group's slots, path places, arrivals and
-    progress; ``steering_force`` is the rules' S, newtons."""
+    distance to the nearest unit ahead; ``oncoming`` (m,) bool: members meeting another group's
+    unit head on (:func:`oncoming_ahead`; they keep right and do not queue). Updates the
+    group's slots, path places, arrivals and progress; ``steering_force`` is the rules' S,
+    newtons."""
     idx = g.members
     L = units.length[idx]
     b = body_of(state, idx)
@@ -301,13 +357,22 @@ def control_group(
     g.path_index, ahead = path_target(
         g.path, g.path_index, b.pos, L, g.detour_until > tick, descend, nav.lookahead, grid.sees
     )
+    meeting = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming & ~approach
+    ahead = keep_right(ahead, b.pos, units.width[idx], meeting, grid.sees)
     target = np.where(approach[:, None], g.slots, ahead)
     steer = seek_steer(target - b.pos, b.fwd, b.left)
     g.arrived[:] = update_arrived(g.arrived, d_slot, b.speed, L, g.speed)
 
     seek_force = nav.seek * steering_force * steer
+    # no queueing behind a unit of another group coming the other way: pass it on the right
     throttle = cruise_throttle(
-        steer, gap[idx], L, approach, g.speed, units.cruise_speed[idx], b.v_fwd
+        steer,
+        np.where(meeting, np.inf, gap[idx]),
+        L,
+        approach,
+        g.speed,
+        units.cruise_speed[idx],
+        b.v_fwd,
     )
     arrive_throttle, arrive_force = arrive_control(
         to_slot, d_slot, b, g.speed, units.mass[idx], units.drag_k[idx], units.thrust[idx]
