@@ -357,9 +357,17 @@ def control_group(
     g.path_index, ahead = path_target(
         g.path, g.path_index, b.pos, L, g.detour_until > tick, descend, nav.lookahead, grid.sees
     )
+    # at the formation by route, a unit steers at its slot only once it sees it (not through
+    # the wall between); one that sees neither slot nor its place on the path is cut off from
+    # the group by a wall: the flock's pull toward the others would hold it against that wall
+    aim_slot = near.copy()
+    late = approach & ~near
+    if late.any():
+        aim_slot[late] = grid.sees(b.pos[late], g.slots[late])
+    cut_off = ~aim_slot & ~grid.sees(b.pos, g.path[g.path_index])
     meeting = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming & ~approach
     ahead = keep_right(ahead, b.pos, units.width[idx], meeting, grid.sees)
-    target = np.where(approach[:, None], g.slots, ahead)
+    target = np.where(aim_slot[:, None], g.slots, ahead)
     steer = seek_steer(target - b.pos, b.fwd, b.left)
     g.arrived[:] = update_arrived(g.arrived, d_slot, b.speed, L, g.speed)
 
@@ -393,7 +401,8 @@ def control_group(
     return GroupControl(
         force=force,
         throttle=np.clip(throttle, -1.0, 1.0),
-        # near the slot only the order steers: the flock's pull and push would fight it
-        flock_scale=np.where(near, 0.0, FLOCK_EN_ROUTE),
+        # near the slot only the order steers: the flock's pull and push would fight it; cut
+        # off from the group, neither (the rules' force knows no scene walls)
+        flock_scale=np.where(near | cut_off, 0.0, FLOCK_EN_ROUTE),
         reroute=bool(stuck.any()) and tick - g.last_reroute > stuck_ticks,
     )
