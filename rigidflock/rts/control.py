@@ -41,6 +41,9 @@ BACK_THROTTLE = -0.6  # throttle of a unit backing off
 BACK_SECONDS = 1.0  # how long a stuck unit backs off
 SLOW_ARRIVED = 0.3  # below this share of the group's speed a unit near its slot has arrived
 SLOW_STUCK = 0.2  # below this share of the group's speed a unit without progress is stuck
+DESCEND_REACH = 2  # off the path a unit looks this many times the lookahead down the field
+ONCOMING_AHEAD = 3.0  # unit lengths: another group's unit this close ahead, heading at us
+KEEP_RIGHT = 0.75  # unit widths: meeting one, a unit steers this far right of its route
 
 
 @dataclass
@@ -93,9 +96,11 @@ def path_target(
     Each unit's place (``path_index`` (m,)) moves to the nearest of the next ``PATH_WINDOW``
     path cells to ``pos`` (m, 2); it steers at the cell ``lookahead`` past it. A unit farther
     than ``PATH_LEASH`` of its lengths (m,) from the path, or ``detouring`` (m,) bool, steers
-    at ``descend`` (m, 2) instead: its point down the distance field. ``sees``: optional
+    at ``descend`` (m, 2) instead: its point down the distance field (or ``descend(rows)``
+    gives those points (k, 2) for just the member rows (k,) that need them). ``sees``: optional
     ``Grid.sees``; then a unit steers at the farthest of those cells in its line of sight (at
-    worst its own place on the path), never at one behind a wall. Returns
+    worst its own place on the path), never at one behind a wall; one that sees none of them
+    steers at ``descend``. Returns
     (path_index (m,), target (m, 2))."""
     K = len(path)
     window = path_index[:, None] + np.arange(PATH_WINDOW)[None, :]
@@ -105,12 +110,88 @@ def path_target(
     on_path = (d_path.min(axis=1) < PATH_LEASH * length) & ~detouring
     follow = path[np.minimum(path_index + lookahead, K - 1)]
     if sees is not None:  # the farthest of the next ``lookahead`` path cells in line of sight
-        for k in range(lookahead - 1, -1, -1):
+        for k in range(lookahead - 1, -2, -1):
             hidden = ~sees(pos, follow)
-            if not hidden.any():
+            if not hidden.any() or k < 0:
                 break
             follow = np.where(hidden[:, None], path[np.minimum(path_index + k, K - 1)], follow)
+        # not even its own place on the path in sight (the path runs beyond a wall): down the
+        # distance field, which goes round the wall, instead of into it
+        on_path &= ~hidden
+    if callable(descend):  # only the units off the path need their point down the field
+        off = np.flatnonzero(~on_path)
+        if len(off):
+            follow = follow.copy()
+            follow[off] = descend(off)
+        return path_index, follow
     return path_index, np.where(on_path[:, None], follow, descend)
+
+
+def oncoming_ahead(
+    pos: np.ndarray,
+    angle: np.ndarray,
+    group_of: np.ndarray,
+    members: np.ndarray,
+    length: np.ndarray,
+) -> np.ndarray:
+    """(m,) bool: each of ``members`` (m,) (unit rows of one group) has a unit of another group
+    within ``ONCOMING_AHEAD`` of its lengths (m,) ahead, within one length to either side of
+    its bow line, heading against it (headings more than 90 degrees apart). ``pos`` (N, 2),
+    ``angle`` (N,) radians and ``group_of`` (N,) over all units (-1: not ordered). Two such
+    units, one each way in a door, would each queue behind the other forever."""
+    me = int(group_of[members[0]])
+    others = np.flatnonzero((group_of >= 0) & (group_of != me))
+    out = np.zeros(len(members), dtype=bool)
+    if len(others) == 0:
+        return out
+    fwd = np.stack([np.cos(angle[members]), np.sin(angle[members])], axis=1)
+    o_fwd = np.stack([np.cos(angle[others]), np.sin(angle[others])], axis=1)
+    for lo in range(0, len(members), 256):  # (256, others) at a time
+        sl = slice(lo, lo + 256)
+        d = pos[others][None, :, :] - pos[members[sl]][:, None, :]
+        f = np.einsum("ijk,ik->ij", d, fwd[sl])
+        side = np.abs(d[..., 0] * fwd[sl, 1:2] - d[..., 1] * fwd[sl, 0:1])
+        facing = fwd[sl] @ o_fwd.T < 0.0
+        L = length[sl, None]
+        out[sl] = ((f > 0) & (f < ONCOMING_AHEAD * L) & (side < L) & facing).any(axis=1)
+    return out
+
+
+def keep_right(
+    target: np.ndarray, pos: np.ndarray, width: np.ndarray, meeting: np.ndarray, sees
+) -> np.ndarray:
+    """(m, 2): the units ``meeting`` (m,) another group's unit head on steer ``KEEP_RIGHT`` of
+    their widths (m,) to the right of their ``target`` (m, 2) as seen from ``pos`` (m, 2), or
+    half that where the full offset is not in line of sight (``sees``: ``Grid.sees``), or at the
+    target itself: both keep right and pass instead of meeting nose to nose."""
+    rows = np.flatnonzero(meeting)
+    if len(rows) == 0:
+        return target
+    d = target[rows] - pos[rows]
+    d = d / np.maximum(np.hypot(*d.T), 1e-9)[:, None]
+    right = np.stack([d[:, 1], -d[:, 0]], axis=1)
+    out = target.copy()
+    for share in (0.5, 1.0):  # the larger offset wins where it is visible
+        moved = target[rows] + share * KEEP_RIGHT * width[rows, None] * right
+        ok = sees(pos[rows], moved)
+        out[rows[ok]] = moved[ok]
+    return out
+
+
+def descend_target(field, grid: Grid, cells: np.ndarray, pos: np.ndarray, lookahead: int):
+    """(m, 2) the point a unit off the group's path steers at: the farthest of the next
+    ``DESCEND_REACH`` x ``lookahead`` cells down the distance ``field`` from its ``cells`` (m,)
+    in line of sight from ``pos`` (m, 2), at worst the next cell. Never one round a corner or
+    behind the end of a wall (a unit steering there drives into it); looking farther than the
+    path's lookahead where it can see keeps its way round corners smooth."""
+    steps = [cells]
+    for _ in range(DESCEND_REACH * lookahead):
+        steps.append(field.next_cell[steps[-1]])
+    target = grid.centre(steps[1])
+    for k in range(2, len(steps)):
+        far = grid.centre(steps[k])
+        target = np.where(grid.sees(pos, far)[:, None], far, target)
+    return target
 
 
 def cruise_throttle(
@@ -246,10 +327,13 @@ def control_group(
     gap: np.ndarray,
     tick: int,
     dt: float,
+    oncoming: np.ndarray | None = None,
 ) -> GroupControl:
     """Steering and throttle of ``g``'s members from the snapshot ``state``; ``gap`` (N,):
-    distance to the nearest unit ahead. Updates the group's slots, path places, arrivals and
-    progress; ``steering_force`` is the rules' S, newtons."""
+    distance to the nearest unit ahead; ``oncoming`` (m,) bool: members meeting another group's
+    unit head on (:func:`oncoming_ahead`; they keep right and do not queue). Updates the
+    group's slots, path places, arrivals and progress; ``steering_force`` is the rules' S,
+    newtons."""
     idx = g.members
     L = units.length[idx]
     b = body_of(state, idx)
@@ -266,17 +350,37 @@ def control_group(
     if near.any():
         near[near] = grid.sees(b.pos[near], g.slots[near])
     approach = near | close
-    descend = grid.centre(g.field.ahead(cells, nav.lookahead))
+
+    def descend(rows):
+        return descend_target(g.field, grid, cells[rows], b.pos[rows], nav.lookahead)
+
     g.path_index, ahead = path_target(
         g.path, g.path_index, b.pos, L, g.detour_until > tick, descend, nav.lookahead, grid.sees
     )
-    target = np.where(approach[:, None], g.slots, ahead)
+    # at the formation by route, a unit steers at its slot only once it sees it (not through
+    # the wall between); one that sees neither slot nor its place on the path is cut off from
+    # the group by a wall: the flock's pull toward the others would hold it against that wall
+    aim_slot = near.copy()
+    late = approach & ~near
+    if late.any():
+        aim_slot[late] = grid.sees(b.pos[late], g.slots[late])
+    cut_off = ~aim_slot & ~grid.sees(b.pos, g.path[g.path_index])
+    meeting = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming & ~approach
+    ahead = keep_right(ahead, b.pos, units.width[idx], meeting, grid.sees)
+    target = np.where(aim_slot[:, None], g.slots, ahead)
     steer = seek_steer(target - b.pos, b.fwd, b.left)
     g.arrived[:] = update_arrived(g.arrived, d_slot, b.speed, L, g.speed)
 
     seek_force = nav.seek * steering_force * steer
+    # no queueing behind a unit of another group coming the other way: pass it on the right
     throttle = cruise_throttle(
-        steer, gap[idx], L, approach, g.speed, units.cruise_speed[idx], b.v_fwd
+        steer,
+        np.where(meeting, np.inf, gap[idx]),
+        L,
+        approach,
+        g.speed,
+        units.cruise_speed[idx],
+        b.v_fwd,
     )
     arrive_throttle, arrive_force = arrive_control(
         to_slot, d_slot, b, g.speed, units.mass[idx], units.drag_k[idx], units.thrust[idx]
@@ -297,7 +401,8 @@ def control_group(
     return GroupControl(
         force=force,
         throttle=np.clip(throttle, -1.0, 1.0),
-        # near the slot only the order steers: the flock's pull and push would fight it
-        flock_scale=np.where(near, 0.0, FLOCK_EN_ROUTE),
+        # near the slot only the order steers: the flock's pull and push would fight it; cut
+        # off from the group, neither (the rules' force knows no scene walls)
+        flock_scale=np.where(near | cut_off, 0.0, FLOCK_EN_ROUTE),
         reroute=bool(stuck.any()) and tick - g.last_reroute > stuck_ticks,
     )

@@ -1,12 +1,14 @@
 """Routes for move orders: a walkable grid, one distance field per order, the path along it.
 
-The world is rasterised into square cells of side ``cell``; a cell is blocked when its centre lies
-within ``clearance`` of a wall, a building or an obstacle (or of the world's edge when it is
-walled). An order's route is a Dijkstra distance field from its goal over the 8-connected free
-cells (diagonal steps only where both orthogonal neighbours are free, so routes never cut a
-corner), computed by ``scipy.sparse.csgraph.dijkstra``: one search per order, however many units
-follow it. A group's path is the field walked downhill from its centre; a unit pushed off it
-follows the field itself. Positions are world units; cells are flat indices ``iy * nx + ix``.
+The world is rasterised into square cells of side ``cell``; a cell is blocked when none of its
+sample points lies ``clearance`` or more from a wall, a building or an obstacle (or the world's
+edge when it is walled), so a gap narrower than a cell stays open; a route passes through a cell's
+centre, or its clearest point when the centre is too close to something. An order's route is a
+Dijkstra distance field from its goal over the 8-connected free cells (diagonal steps only where
+both orthogonal neighbours are free, so routes never cut a corner), computed by
+``scipy.sparse.csgraph.dijkstra``: one search per order, however many units follow it. A group's
+path is the field walked downhill from its centre; a unit pushed off it follows the field itself.
+Positions are world units; cells are flat indices ``iy * nx + ix``.
 Formation slots around the goal are in :mod:`.slots`.
 """
 
@@ -24,6 +26,9 @@ from rigidflock.scene.geometry import polygon_distance, segment_distance
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
+SUBSAMPLES = 4  # a cell is walkable when any of its SUBSAMPLES x SUBSAMPLES points is clear
+
+
 @dataclass
 class Grid:
     """A walkable grid over the world [0, w] x [0, h]."""
@@ -31,13 +36,22 @@ class Grid:
     cell: float
     nx: int
     ny: int
-    blocked: np.ndarray  # (ny, nx) bool
+    blocked: np.ndarray  # (ny, nx) bool: no point of the cell has the clearance
     nearest_free: np.ndarray  # (ny * nx,) index of the nearest free cell (itself when free)
     neighbours: np.ndarray  # (8, ny * nx) neighbour cell per step, -1 where not walkable
-    step_len: np.ndarray  # (8,) length of each step, world units
+    step_len: np.ndarray  # (8,) length of each step between cell centres, world units
     # (ny * nx,) extra cost for entering a cell, world units: free cells nearer the walls than
     # the preferred clearance (routes keep wide of walls where there is room); None: none
     near_wall: np.ndarray | None = None
+    # (ny * nx, 2) the point of each cell a route passes through, world units: its centre when
+    # that has the clearance, else its clearest point (a gap narrower than a cell stays
+    # routable through its middle); None: the centres
+    waypoint: np.ndarray | None = None
+    # (ny, nx) bool: the cell's centre lacks the clearance (spawns and slots keep off these)
+    tight: np.ndarray | None = None
+    # (ny * s, nx * s) bool: the sample points (s = SUBSAMPLES per cell side) with the
+    # clearance; line of sight through a tight cell is judged on these
+    fine: np.ndarray | None = None
 
     @property
     def n(self) -> int:
@@ -50,23 +64,56 @@ class Grid:
         return self.nearest_free[iy * self.nx + ix]
 
     def centre(self, cells: np.ndarray) -> np.ndarray:
-        """World coordinates (N, 2) of cell centres."""
-        iy, ix = np.divmod(np.asarray(cells), self.nx)
+        """World coordinates (N, 2) of the cells' route points (:attr:`waypoint`)."""
+        cells = np.asarray(cells)
+        if self.waypoint is not None:
+            return self.waypoint[cells]
+        iy, ix = np.divmod(cells, self.nx)
         return np.stack([(ix + 0.5) * self.cell, (iy + 0.5) * self.cell], axis=1)
 
     def sees(self, a: np.ndarray, b: np.ndarray, samples: int = 8) -> np.ndarray:
         """(N,) bool: the straight segments from ``a`` (N, 2) to ``b`` (N, 2) cross no blocked
-        cell (checked at ``samples`` points after ``a``): ``b`` is in line of sight."""
+        cell, nor within a tight cell a sample point without the clearance (checked at least
+        ``samples`` points after ``a``, at most a sample spacing apart): ``b`` is in line of
+        sight."""
+        if self.fine is not None and len(a):
+            longest = float(np.hypot(*(b - a).T).max())
+            samples = int(min(64, max(samples, np.ceil(longest * SUBSAMPLES / self.cell))))
         t = (np.arange(1, samples + 1) / samples)[None, :, None]
-        pts = a[:, None, :] + t * (b - a)[:, None, :]
-        return self.is_free(pts.reshape(-1, 2)).reshape(len(a), samples).all(axis=1)
+        pts = (a[:, None, :] + t * (b - a)[:, None, :]).reshape(-1, 2)
+        return self._clear_at(pts).reshape(len(a), samples).all(axis=1)
+
+    def _clear_at(self, pos: np.ndarray) -> np.ndarray:
+        """(N,) bool: positions (N, 2) in a roomy cell, or in a free one on a sample point
+        with the clearance."""
+        free = self.is_free(pos)
+        if self.fine is None:
+            return free
+        tight = free & ~self.is_roomy(pos)
+        if tight.any():
+            s = SUBSAMPLES
+            fy, fx = self.fine.shape
+            p = pos[tight]
+            jx = np.clip((p[:, 0] * s / self.cell).astype(np.intp), 0, fx - 1)
+            jy = np.clip((p[:, 1] * s / self.cell).astype(np.intp), 0, fy - 1)
+            free[tight] = self.fine[jy, jx]
+        return free
 
     def is_free(self, pos: np.ndarray) -> np.ndarray:
+        """(N,) bool: the positions (N, 2) lie in walkable cells."""
+        return self._lookup(pos, self.blocked)
+
+    def is_roomy(self, pos: np.ndarray) -> np.ndarray:
+        """(N,) bool: the positions (N, 2) lie in cells whose centre has the clearance (room
+        to stand: spawns and formation slots)."""
+        return self._lookup(pos, self.blocked if self.tight is None else self.tight)
+
+    def _lookup(self, pos: np.ndarray, mask: np.ndarray) -> np.ndarray:
         ix = np.clip((pos[:, 0] / self.cell).astype(np.intp), 0, self.nx - 1)
         iy = np.clip((pos[:, 1] / self.cell).astype(np.intp), 0, self.ny - 1)
         inside = (pos[:, 0] >= 0) & (pos[:, 1] >= 0)
         inside &= (pos[:, 0] < self.nx * self.cell) & (pos[:, 1] < self.ny * self.cell)
-        return inside & ~self.blocked[iy, ix]
+        return inside & ~mask[iy, ix]
 
 
 def build_grid(
@@ -81,17 +128,31 @@ def build_grid(
 ) -> Grid:
     """Rasterise the static world. ``walls``: (start, end, thickness) triples; ``buildings``:
     convex polygons (K, 2); ``obstacles``: (M, 3) circles; ``walled``: the world's edge blocks.
-    ``clearance`` blocks cells (the least a unit needs: every gap it fits through stays open);
-    free cells within ``preferred`` (> clearance) cost one extra cell length to enter, so routes
-    keep wider of walls where there is room."""
+    A cell is walkable when any of its ``SUBSAMPLES``^2 points lies ``clearance`` or more from
+    anything solid (the least a unit needs: every gap it fits through stays open, however
+    coarse the cells); routes pass through the cell's centre when that has the clearance, else
+    through its clearest point. Free cells whose route point is within ``preferred``
+    (> clearance) cost one extra cell length to enter, and those whose centre lacks the
+    clearance two more, so routes keep wider of walls where there is room."""
     w, h = float(size[0]), float(size[1])
     nx, ny = max(1, int(np.ceil(w / cell))), max(1, int(np.ceil(h / cell)))
     xs = (np.arange(nx) + 0.5) * cell
     ys = (np.arange(ny) + 0.5) * cell
     gx, gy = np.meshgrid(xs, ys)
-    pts = np.stack([gx.ravel(), gy.ravel()], axis=1)
-    blocked = _blocked(pts, (w, h), clearance, walls, buildings, obstacles, walled)
-    blocked = blocked.reshape(ny, nx)
+    centres = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    solid = (walls, buildings, obstacles, walled)
+    c_clear = _clear(centres, (w, h), *solid)
+    s = SUBSAMPLES
+    off = ((np.arange(s) + 0.5) / s - 0.5) * cell
+    ox, oy = np.meshgrid(off, off)
+    sub = centres[:, None, :] + np.stack([ox.ravel(), oy.ravel()], axis=1)[None, :, :]
+    s_clear = _clear(sub.reshape(-1, 2), (w, h), *solid).reshape(len(centres), s * s)
+    best = np.argmax(s_clear, axis=1)
+    rows = np.arange(len(centres))
+    roomy = c_clear >= clearance
+    waypoint = np.where(roomy[:, None], centres, sub[rows, best])
+    w_clear = np.where(roomy, c_clear, s_clear[rows, best])
+    blocked = (w_clear < clearance).reshape(ny, nx)
     if blocked.all():
         nearest = np.arange(nx * ny)
     else:
@@ -100,26 +161,47 @@ def build_grid(
     step_len = np.array([cell if not (dx and dy) else cell * np.sqrt(2) for dx, dy in _STEPS])
     near_wall = None
     if preferred is not None and preferred > clearance:
-        tight = _blocked(pts, (w, h), preferred, walls, buildings, obstacles, walled)
-        near_wall = np.where(tight & ~blocked.ravel(), cell, 0.0)
-    return Grid(cell, nx, ny, blocked, nearest, _neighbours(~blocked), step_len, near_wall)
+        near_wall = np.where((w_clear < preferred) & ~blocked.ravel(), cell, 0.0)
+        # a cell whose centre lacks the clearance is for gaps that need it: two lengths more
+        near_wall += np.where(roomy, 0.0, 2.0 * cell)
+    neighbours = _neighbours(~blocked)
+    # a step into or out of a cell without a roomy centre: the straight line between the two
+    # route points must keep the clearance too (no slipping round the end of a thin wall)
+    for k in range(8):
+        nb = neighbours[k]
+        check = np.flatnonzero((nb >= 0) & ~(roomy & roomy[np.maximum(nb, 0)]))
+        if len(check):
+            a, b = waypoint[check], waypoint[nb[check]]
+            t = np.array([0.25, 0.5, 0.75])[None, :, None]
+            pts = (a[:, None, :] + t * (b - a)[:, None, :]).reshape(-1, 2)
+            ok = (_clear(pts, (w, h), *solid) >= clearance).reshape(len(check), 3).all(axis=1)
+            nb[check[~ok]] = -1
+    # the sample points as a raster: (cell iy, sub jy, cell ix, sub jx)
+    fine = (s_clear >= clearance).reshape(ny, nx, s, s).transpose(0, 2, 1, 3)
+    return Grid(
+        cell, nx, ny, blocked, nearest, neighbours, step_len, near_wall, waypoint,
+        ~roomy.reshape(ny, nx), fine.reshape(ny * s, nx * s),
+    )  # fmt: skip
 
 
-def _blocked(pts, size, clearance, walls, buildings, obstacles, walled) -> np.ndarray:
-    """(P,) bool: the points ``pts`` (P, 2) within ``clearance`` of anything solid."""
+def _clear(pts, size, walls, buildings, obstacles, walled) -> np.ndarray:
+    """(P,): the distance from each point ``pts`` (P, 2) to the nearest solid thing (negative
+    inside one), world units; inf when there is nothing."""
     w, h = size
-    blocked = np.zeros(len(pts), dtype=bool)
+    clear = np.full(len(pts), np.inf)
     for start, end, thickness in walls:
-        blocked |= segment_distance(pts, start, end) < thickness / 2 + clearance
+        clear = np.minimum(clear, segment_distance(pts, start, end) - thickness / 2)
     for poly in buildings:
-        blocked |= polygon_distance(pts, np.asarray(poly, dtype=float)) < clearance
+        clear = np.minimum(clear, polygon_distance(pts, np.asarray(poly, dtype=float)))
     if obstacles is not None:
         for cx, cy, r in obstacles:
-            blocked |= np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) < r + clearance
+            clear = np.minimum(clear, np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) - r)
     if walled:
-        blocked |= (pts[:, 0] < clearance) | (pts[:, 0] > w - clearance)
-        blocked |= (pts[:, 1] < clearance) | (pts[:, 1] > h - clearance)
-    return blocked
+        edge = np.minimum(
+            np.minimum(pts[:, 0], w - pts[:, 0]), np.minimum(pts[:, 1], h - pts[:, 1])
+        )
+        clear = np.minimum(clear, edge)
+    return clear
 
 
 def _neighbours(free: np.ndarray) -> np.ndarray:
@@ -163,7 +245,13 @@ def distance_field(grid: Grid, goal: np.ndarray, extra_cost: np.ndarray | None =
         ok = grid.neighbours[k] >= 0
         a = np.flatnonzero(ok)
         b = grid.neighbours[k][ok]
-        cost = np.full(len(a), grid.step_len[k])
+        if grid.waypoint is None:
+            cost = np.full(len(a), grid.step_len[k])
+        else:  # between the route points where one is off its cell's centre
+            off = grid.tight.ravel()[a] | grid.tight.ravel()[b]
+            cost = np.where(
+                off, np.hypot(*(grid.waypoint[b] - grid.waypoint[a]).T), grid.step_len[k]
+            )
         if extra_cost is not None:
             cost = cost + extra_cost[b]
         if grid.near_wall is not None:

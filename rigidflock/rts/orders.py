@@ -25,7 +25,7 @@ import numpy as np
 
 from rigidflock.model.state import State, Units
 from rigidflock.rts import navigation
-from rigidflock.rts.control import SLOW_STUCK, control_group
+from rigidflock.rts.control import SLOW_STUCK, control_group, oncoming_ahead
 from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.slots import assign_nearest, formation_slots
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
@@ -146,7 +146,7 @@ class Orders:
         for g in self.groups.values():
             g.field = self._field(g.goal)
             self._new_path(g, state)
-            blocked = ~self.grid.is_free(g.slots)
+            blocked = ~self.grid.is_roomy(g.slots)
             if blocked.any():
                 spacing = self.scene.navigation.slot_spacing * float(self.units.length.max())
                 g.slots = formation_slots(
@@ -164,9 +164,14 @@ class Orders:
         n = self.units.n
         out = OrderControl(np.zeros(n), np.ones(n), self.group_of >= 0, np.ones(n))
         S = self.scene.rules.steering_force
+        several = len(self.groups) > 1
         for g in list(self.groups.values()):
+            oncoming = None
+            if several:
+                L = self.units.length[g.members]
+                oncoming = oncoming_ahead(state.pos, state.angle, self.group_of, g.members, L)
             c = control_group(
-                g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt
+                g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt, oncoming
             )
             out.force[g.members] = c.force
             out.throttle[g.members] = c.throttle

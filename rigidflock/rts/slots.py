@@ -31,7 +31,7 @@ def formation_slots(
         k = np.arange(-radius, radius + 1)
         a, b = np.meshgrid(k, k)
         pts = goal + spacing * (a.ravel()[:, None] * f + b.ravel()[:, None] * side)
-        ok = grid.is_free(pts)
+        ok = grid.is_roomy(pts)
         ok[ok] &= np.isfinite(field.dist[grid.cell_of(pts[ok])])
         if ok.sum() >= count or radius > 4 * np.sqrt(count) + 8:
             break

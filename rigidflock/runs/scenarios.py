@@ -37,10 +37,16 @@ NAMES = (
 
 
 def time_limit(groups, length: float) -> float:
-    """Seconds the groups may take (the RTS tests' limit), the largest over ``groups``."""
-    return max(
-        2 * g.route_length / g.speed + len(g.members) * length / g.speed + 20.0 for g in groups
-    )
+    """Seconds the groups may take (the RTS tests' limit), the largest over ``groups``. A group
+    whose goal no route reaches is given the straight line from its path's start to its goal
+    instead (the run then ends at a limit and reports it unarrived, rather than never)."""
+
+    def route(g) -> float:
+        if np.isfinite(g.route_length):
+            return g.route_length
+        return float(np.hypot(*(g.goal - g.path[0])))
+
+    return max(2 * route(g) / g.speed + len(g.members) * length / g.speed + 20.0 for g in groups)
 
 
 def score(r: dict) -> float:

@@ -84,7 +84,7 @@ class Simulation:
         self._due_buildings: dict[int, list[BuildingSpec]] = defaultdict(list)
         for e in sc.events:
             self._due_buildings[e.tick].append(e.add_building)
-        free = self.orders.grid.is_free if sc.walls or sc.buildings else None
+        free = self.orders.grid.is_roomy if sc.walls or sc.buildings else None
         pos, angle = spawn(sc, self.units, self.obstacles, self.rng, free)
         speed = self.units.cruise_speed
         vel = speed[:, None] * np.stack([np.cos(angle), np.sin(angle)], axis=1)

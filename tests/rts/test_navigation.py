@@ -30,15 +30,17 @@ def test_a_field_runs_downhill_to_its_goal():
 
 
 def test_path_from_goes_round_the_wall_and_ends_at_the_goal():
-    """The path is cell centres from the start's cell to the goal's, each step to a
-    neighbouring cell, over the end of the wall (above y = 7)."""
+    """The path is route points (cell centres, or a cell's clearest point where its centre is
+    too near the wall) from the start's cell to the goal's, each step to a neighbouring cell,
+    over the end of the wall (above y = 7)."""
     grid = wall_grid()
     fld = navigation.distance_field(grid, np.array([18.5, 2.5]))
     path = navigation.path_from(grid, fld, np.array([2.5, 2.5]))
     np.testing.assert_array_equal(path[0], [2.5, 2.5])
     np.testing.assert_array_equal(path[-1], [18.5, 2.5])
-    steps = np.abs(np.diff(path, axis=0))
-    assert (steps <= 1.0).all() and (steps.sum(axis=1) > 0).all()
+    iy, ix = np.divmod(grid.cell_of(path), grid.nx)
+    steps = np.abs(np.diff(np.stack([ix, iy], axis=1), axis=0))
+    assert (steps <= 1).all() and (steps.sum(axis=1) > 0).all()
     crossing = path[np.argmin(np.abs(path[:, 0] - 10.5))]
     assert crossing[1] > 7.0
     # length matches the field's distance to go from the start
@@ -120,3 +122,33 @@ def test_a_group_goes_around_a_wall_on_one_side(scene_from, y0, y1):
             side.setdefault(int(k), now[k, 1] > 150)
     assert len(side) == 20  # everyone got past the wall
     assert len(set(side.values())) == 1
+
+
+@pytest.mark.parametrize("cell", [1.0, 2.0, 4.0])
+def test_a_gap_narrower_than_a_cell_stays_routable_through_its_middle(cell):
+    """A wall across the world with a gap 3.4 wide between its faces (the wall-squeeze case:
+    room for a unit 2 wide with 0.7 to spare each side) and clearance 1.25: the free band in the
+    gap is 0.9 wide, narrower than every cell size tried, yet the route goes through it and
+    every route point keeps the clearance."""
+    walls = [((20.0, 0.0), (20.0, 17.3), 2.0), ((20.0, 22.7), (20.0, 40.0), 2.0)]
+    grid = navigation.build_grid((40.0, 40.0), cell, 1.25, walls=walls, walled=True, preferred=2.4)
+    fld = navigation.distance_field(grid, np.array([35.0, 20.0]))
+    start = np.array([5.0, 20.0])
+    assert np.isfinite(fld.dist[grid.cell_of(start[None, :])[0]])
+    path = navigation.path_from(grid, fld, start)
+    clear = navigation._clear(path, (40.0, 40.0), walls, (), None, True)
+    assert (clear >= 1.25).all()
+    # it crosses the wall line where a unit 2 wide fits: its half-width (1) clear of both wall
+    # ends (straight steps between route points may cut the clearance a little)
+    k = np.flatnonzero(np.diff(np.sign(path[:, 0] - 20.0)))[0]
+    y = np.interp(20.0, path[k : k + 2, 0], path[k : k + 2, 1])
+    assert 19.3 <= y <= 20.7
+
+
+def test_a_gap_a_unit_does_not_fit_through_stays_closed():
+    """The same wall with a gap 2.2 wide between its faces: clearance 1.25 each side needs 2.5,
+    so no route goes through it (the goal beyond is unreachable)."""
+    walls = [((20.0, 0.0), (20.0, 17.9), 2.0), ((20.0, 22.1), (20.0, 40.0), 2.0)]
+    grid = navigation.build_grid((40.0, 40.0), 2.0, 1.25, walls=walls, walled=True)
+    fld = navigation.distance_field(grid, np.array([35.0, 20.0]))
+    assert not np.isfinite(fld.dist[grid.cell_of(np.array([[5.0, 20.0]]))[0]])
