@@ -91,7 +91,7 @@ def path_target(
     sees=None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The point each unit steers at on the way, and its new place along the group's ``path``
-    (K, 2) (seed 001: a group does not split around a wall).
+    (K, 2) (*Group Movement in RTS*: a group does not split around a wall).
 
     Each unit's place (``path_index`` (m,)) moves to the nearest of the next ``PATH_WINDOW``
     path cells to ``pos`` (m, 2); it steers at the cell ``lookahead`` past it. A unit farther
