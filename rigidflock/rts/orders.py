@@ -1,4 +1,5 @@
-"""Move orders: groups of units that follow one route and arrive in formation (*Steering Behaviours: Flocking*, *Group Movement in RTS*).
+"""Move orders: groups of units that follow one route and arrive in formation (*Steering
+Behaviours: Flocking*, *Group Movement in RTS*).
 
 An order selects AI units and gives a goal. The selected units leave any earlier group and form a
 new one, which gets one route (a distance field from the goal, :mod:`.navigation`) and one
