@@ -11,7 +11,7 @@ from rigidflock.replay.playback import Playback
 from rigidflock.sim import MODEL_VERSION
 from tests.conftest import ROOT
 
-FIXTURES = sorted((ROOT / "tests" / "fixtures").glob("*.rfr"))
+FIXTURES = sorted((ROOT / "tests" / "fixtures").glob("*_v010.rfr"))
 LINE = (
     f"recorded by model version 1; this rigidflock simulates model {MODEL_VERSION}: "
     "cannot verify; replay and export still work"
