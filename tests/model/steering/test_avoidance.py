@@ -167,7 +167,8 @@ def test_blocked_merges_through_chains_whatever_their_order():
 
 def test_a_unit_nearly_stopped_turns_its_bow_away():
     # a wall ahead of the direction of travel (drifting north at walking pace toward y = 300,
-    # 37 away: within avoidance.SPAN_REACH of the 100-unit feeler, so it blocks headings) but the bow points 125 degrees to starboard of it: the body turns further to
+    # 37 away: within avoidance.SPAN_REACH of the 100-unit feeler, so it blocks headings) but
+    # the bow points 125 degrees to starboard of it: the body turns further to
     # starboard, away from the wall (AIDemo4's side, judged in the body frame), not to port
     # as the direction of travel alone would say (the wall lies a little to its starboard)
     h = np.array([[np.cos(np.radians(94.4)), np.sin(np.radians(94.4))]])
