@@ -44,6 +44,9 @@ PRIORITY_FULL = 0.2  # share of the feeler: nearer than this, avoidance alone st
 CONTACT_TOLERANCE = 1.0  # world units beyond the half-diagonal that count as touching
 CONTACT_GAIN = 4.0  # contact command per unit of turn (angle / pi) toward the interval's end
 GUARD_BACK = 0.25  # share of L behind the centre where a touched side still bars turning to it
+SPAN_REACH = 0.5  # share of the feeler: only surfaces nearer than this block headings (a room
+# smaller than the feeler would otherwise block nearly every heading, its far walls chaining
+# into one interval whose "nearer end" points anywhere, even into the wall being felt)
 GUARD_TURN = 0.5  # the least turn away from a side touched (command; contact friction drags a
 # unit rubbing along a tree round it otherwise)
 
@@ -165,7 +168,7 @@ def obstacle_priority(
     side = a[:, 1] * bow[ui, 0] - a[:, 0] * bow[ui, 1]
     port[ui[near & front & (side > 0)]] = True
     stbd[ui[near & front & (side < 0)]] = True
-    keep = edge < fl
+    keep = edge < SPAN_REACH * fl
     theta = np.arctan2(lat[keep], ahead[keep])
     half = np.arcsin(np.minimum(1.0, (r[keep] + clearance[ui[keep]]) / dist[keep]))
     return urg, cgap, (ui[keep], theta - half, theta + half), (port, stbd)
@@ -221,7 +224,7 @@ def wall_priority(
         nl = toward * (heading[:, 0] if axis == 1 else -heading[:, 1])
         theta = np.arctan2(nl, nh)
         half = np.arccos(np.clip(d / np.maximum(feeler_len, 1e-9), -1.0, 1.0))
-        keep = d < feeler_len
+        keep = d < SPAN_REACH * feeler_len
         units.append(np.arange(n)[keep])
         los.append((theta - half)[keep])
         his.append((theta + half)[keep])

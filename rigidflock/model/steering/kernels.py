@@ -26,6 +26,7 @@ from rigidflock.model.steering.avoidance import (
     GUARD_TURN,
     PRIORITY_FULL,
     PRIORITY_REACH,
+    SPAN_REACH,
 )
 from rigidflock.model.steering.cells import cell_offsets, neighbour_cells
 from rigidflock.model.steering.flocking import ATAN_POLY
@@ -423,7 +424,7 @@ def _obstacle_spans(span, at, heading, feeler, clearance, obs, start, items, nc,
             lat = ay * hx - ax * hy
             dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
             r = obs[o, 2]
-            if dist - r >= feeler:
+            if dist - r >= SPAN_REACH * feeler:
                 continue
             theta = math.atan2(lat, ahead)
             half = math.asin(min(1.0, (r + clearance) / dist))
@@ -480,7 +481,7 @@ def _wall_spans(span, at, heading, feeler, w, h):
             wall = 0.0 if k == 0 else (w if axis == 0 else h)
             toward = -1.0 if k == 0 else 1.0
             d = (wall - pv) * toward
-            if d >= feeler:
+            if d >= SPAN_REACH * feeler:
                 continue
             nl = toward * (hx if axis == 1 else -hy)
             theta = math.atan2(nl, toward * hv)

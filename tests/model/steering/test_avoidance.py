@@ -167,7 +167,8 @@ def test_blocked_merges_through_chains_whatever_their_order():
 
 def test_a_unit_nearly_stopped_turns_its_bow_away():
     # a wall ahead of the direction of travel (drifting north at walking pace toward y = 300,
-    # 67 away) but the bow points 125 degrees to starboard of it: the body turns further to
+    # 37 away: within avoidance.SPAN_REACH of the 100-unit feeler, so it blocks headings) but
+    # the bow points 125 degrees to starboard of it: the body turns further to
     # starboard, away from the wall (AIDemo4's side, judged in the body frame), not to port
     # as the direction of travel alone would say (the wall lies a little to its starboard)
     h = np.array([[np.cos(np.radians(94.4)), np.sin(np.radians(94.4))]])
@@ -176,7 +177,7 @@ def test_a_unit_nearly_stopped_turns_its_bow_away():
     np.testing.assert_allclose(bow, np.radians([-125.4]))
     fl, size = np.array([100.0]), np.array([400.0, 300.0])
     no_guard = (np.zeros(1, bool), np.zeros(1, bool))
-    _urg, _cgap, spans, _guard = wall_priority(np.array([[195.9, 232.8]]), h, fwd, fl,
+    _urg, _cgap, spans, _guard = wall_priority(np.array([[195.9, 262.8]]), h, fwd, fl,
                                                np.array([TOUCH]), L, size, np.zeros(1),
                                                np.full(1, np.inf), no_guard)  # fmt: skip
     lo, hi = blocked(1, *spans)
