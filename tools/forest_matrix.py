@@ -25,25 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-# the scene of tests/sim/test_forests.py
-FOREST = """
-name = "forest {view} {bounds}"
-seed = 1
-[world]
-size = [800.0, 600.0]
-bounds = "{bounds}"
-[rules]
-view = "{view}"
-chase = false
-avoidance = {avoid}
-[[groups]]
-count = 30
-spawn = {{ center = [400.0, 300.0], radius = 100.0 }}
-[obstacle_field]
-count = 30
-radius = 16.0
-margin = 20.0
-"""
+from tests.sim.test_forests import FOREST  # noqa: E402  (the test's scene, one copy)
 
 RATIO_LIMIT = 0.3
 PIN_LIMIT = 2.0

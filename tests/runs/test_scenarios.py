@@ -87,3 +87,13 @@ def test_bench_scenarios_prints_a_table_and_json(tmp_path, capsys):
     (r,) = json.loads(out.read_text())
     assert set(r) >= {"arrived_fraction", "t95", "t100", "unit_contacts", "wall_contacts",
                       "pinned_seconds", "stuck_seconds", "score"}  # fmt: skip
+
+
+def test_an_unknown_scenario_is_one_clear_line(tmp_path, capsys):
+    """A misspelt name is refused before anything runs: one line naming the flag and the name,
+    exit status 2, no JSON written."""
+    out = tmp_path / "s.json"
+    assert main(["bench", "--scenarios", "doorway_one_way,hallway_3way", "--json", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--scenarios" in err[0] and "'hallway_3way'" in err[0]
+    assert not out.exists()

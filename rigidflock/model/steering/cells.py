@@ -102,6 +102,16 @@ def cell_list(pos, radius, box_w, box_h, wrap):
 
 
 @nb.njit(cache=True)
+def in_order(pos, order):
+    """``pos[order]`` (N, 2) as a fresh C-ordered array: positions in cell order."""
+    out = np.empty((order.shape[0], 2))
+    for q in range(order.shape[0]):
+        out[q, 0] = pos[order[q], 0]
+        out[q, 1] = pos[order[q], 1]
+    return out
+
+
+@nb.njit(cache=True)
 def cell_pairs(pos, radius, box_w, box_h, wrap):
     """All pairs i < j with |p_j - p_i| < radius from a uniform cell list, sorted by (i, j).
 
@@ -110,11 +120,7 @@ def cell_pairs(pos, radius, box_w, box_h, wrap):
     """
     n = pos.shape[0]
     ncx, ncy, cell, start, items, offx, offy = cell_list(pos, radius, box_w, box_h, wrap)
-    # positions in cell order, for memory locality in the scan
-    sp = np.empty((n, 2))
-    for q in range(n):
-        sp[q, 0] = pos[items[q], 0]
-        sp[q, 1] = pos[items[q], 1]
+    sp = in_order(pos, items)  # positions in cell order, for memory locality in the scan
     r2 = radius * radius
     cells = np.empty(9, np.int64)
     cap = max(16, 8 * n)
@@ -294,10 +300,7 @@ def _row_grid(pos, radius, box_w, box_h, wrap):
     cell (n,), both written in row order (reading ``pos`` once through ``order``)."""
     n = pos.shape[0]
     ncx, ncy, _, start, order, offx, offy = cell_list(pos, radius, box_w, box_h, wrap)
-    sp = np.empty((n, 2))
-    for p in range(n):
-        sp[p, 0] = pos[order[p], 0]
-        sp[p, 1] = pos[order[p], 1]
+    sp = in_order(pos, order)
     row_cell = np.empty(n, np.int64)
     for c in range(ncx * ncy):
         for p in range(start[c], start[c + 1]):
