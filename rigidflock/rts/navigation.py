@@ -21,12 +21,14 @@ from scipy import ndimage
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
+from rigidflock.rts.sight import sees_kernel
 from rigidflock.scene.geometry import polygon_distance, segment_distance
 
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
 SUBSAMPLES = 4  # a cell is walkable when any of its SUBSAMPLES x SUBSAMPLES points is clear
+_NO_FINE = np.zeros((0, 0), dtype=bool)
 
 
 @dataclass
@@ -75,29 +77,16 @@ class Grid:
         """(N,) bool: the straight segments from ``a`` (N, 2) to ``b`` (N, 2) cross no blocked
         cell, nor within a tight cell a sample point without the clearance (checked at least
         ``samples`` points after ``a``, at most a sample spacing apart): ``b`` is in line of
-        sight."""
+        sight (compiled: :func:`~rigidflock.rts.sight.sees_kernel`)."""
+        a = np.ascontiguousarray(a, dtype=float)
+        b = np.ascontiguousarray(b, dtype=float)
         if self.fine is not None and len(a):
             longest = float(np.hypot(*(b - a).T).max())
             samples = int(min(64, max(samples, np.ceil(longest * SUBSAMPLES / self.cell))))
-        t = (np.arange(1, samples + 1) / samples)[None, :, None]
-        pts = (a[:, None, :] + t * (b - a)[:, None, :]).reshape(-1, 2)
-        return self._clear_at(pts).reshape(len(a), samples).all(axis=1)
-
-    def _clear_at(self, pos: np.ndarray) -> np.ndarray:
-        """(N,) bool: positions (N, 2) in a roomy cell, or in a free one on a sample point
-        with the clearance."""
-        free = self.is_free(pos)
-        if self.fine is None:
-            return free
-        tight = free & ~self.is_roomy(pos)
-        if tight.any():
-            s = SUBSAMPLES
-            fy, fx = self.fine.shape
-            p = pos[tight]
-            jx = np.clip((p[:, 0] * s / self.cell).astype(np.intp), 0, fx - 1)
-            jy = np.clip((p[:, 1] * s / self.cell).astype(np.intp), 0, fy - 1)
-            free[tight] = self.fine[jy, jx]
-        return free
+        fine = self.fine if self.fine is not None else _NO_FINE
+        roomless = self.tight if self.tight is not None else self.blocked
+        out = np.empty(len(a), dtype=bool)
+        return sees_kernel(a, b, samples, self.cell, self.blocked, roomless, fine, SUBSAMPLES, out)
 
     def is_free(self, pos: np.ndarray) -> np.ndarray:
         """(N,) bool: the positions (N, 2) lie in walkable cells."""
