@@ -8,7 +8,9 @@
 - arrival (:func:`arrive_control`, :func:`update_arrived`): near its slot a unit closes the
   velocity error in its body frame, and stands on the slot once slow there;
 - backing off (:func:`back_off`): a stuck unit reverses for a second;
-- stuck detection (:func:`track_progress`, :func:`find_stuck`, :func:`start_backing`).
+- stuck detection (:func:`track_progress`, :func:`find_stuck`, :func:`start_backing`);
+- right of way: a group yielding to another at a door waits short of it
+  (:mod:`.right_of_way`).
 
 Units: positions and lengths in world units, speeds in world units per second, forces in
 newtons, throttle in [-1, 1] (after clipping), ticks as integers. m: the group's members.
@@ -24,6 +26,7 @@ from rigidflock.model.state import State, Units
 from rigidflock.model.steering.pursuit import seek_steer
 from rigidflock.rts.groups import Group
 from rigidflock.rts.navigation import Grid
+from rigidflock.rts.right_of_way import to_go_at, yield_throttle
 from rigidflock.rts.slots import deal_slots
 from rigidflock.scene import NavigationSpec
 
@@ -133,14 +136,16 @@ def oncoming_ahead(
     group_of: np.ndarray,
     members: np.ndarray,
     length: np.ndarray,
+    ignore=(),
 ) -> np.ndarray:
     """(m,) bool: each of ``members`` (m,) (unit rows of one group) has a unit of another group
     within ``ONCOMING_AHEAD`` of its lengths (m,) ahead, within one length to either side of
     its bow line, heading against it (headings more than 90 degrees apart). ``pos`` (N, 2),
-    ``angle`` (N,) radians and ``group_of`` (N,) over all units (-1: not ordered). Two such
-    units, one each way in a door, would each queue behind the other forever."""
+    ``angle`` (N,) radians and ``group_of`` (N,) over all units (-1: not ordered); the units
+    of the groups ``ignore`` (ids) do not count (they yield to this one). Two such units, one
+    each way in a door, would each queue behind the other forever."""
     me = int(group_of[members[0]])
-    others = np.flatnonzero((group_of >= 0) & (group_of != me))
+    others = np.flatnonzero((group_of >= 0) & (group_of != me) & ~np.isin(group_of, ignore))
     out = np.zeros(len(members), dtype=bool)
     if len(others) == 0:
         return out
@@ -388,6 +393,15 @@ def control_group(
     throttle = np.where(near, arrive_throttle, throttle)
     force = np.where(near, arrive_force, seek_force)
     throttle, force = back_off(g.backing_until > tick, throttle, force, seek_force)
+    if g.yield_to >= 0:  # waiting for another group to come through (:mod:`.right_of_way`)
+        at_point = float(to_go_at(g, grid, g.yield_point)[0])
+        held, wait_throttle = yield_throttle(
+            to_go, at_point, L, g.arrived, g.speed, units.cruise_speed[idx], b.v_fwd
+        )
+        throttle = np.where(held, wait_throttle, throttle)
+        force = np.where(held, seek_force, force)
+        # waiting is not being stuck: progress counts from where it waits
+        g.best = np.where(held, np.inf, g.best)
 
     g.best, g.progress_tick = track_progress(
         g.best, g.progress_tick, g.arrived, np.minimum(to_go, d_slot), grid.cell, tick

@@ -45,6 +45,11 @@ class Group:
     backoffs: int = 0  # times a stuck unit backed off
     last_reroute: int = -(10**9)
     arrival_tick: int | None = None  # when the last member first stood on its slot
+    # right of way (:mod:`.right_of_way`): the group this one waits for (-1: none), the meeting
+    # point (2,) it waits short of, and the tick the yield began
+    yield_to: int = -1
+    yield_point: np.ndarray | None = None
+    yield_tick: int = 0
 
     def __post_init__(self):
         m = len(self.members)

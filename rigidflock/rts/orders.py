@@ -28,6 +28,7 @@ from rigidflock.model.state import State, Units
 from rigidflock.rts import navigation
 from rigidflock.rts.control import SLOW_STUCK, control_group, oncoming_ahead
 from rigidflock.rts.groups import Group, OrderControl
+from rigidflock.rts.right_of_way import settle_standoffs
 from rigidflock.rts.slots import assign_nearest, formation_slots
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 
@@ -166,11 +167,18 @@ class Orders:
         out = OrderControl(np.zeros(n), np.ones(n), self.group_of >= 0, np.ones(n))
         S = self.scene.rules.steering_force
         several = len(self.groups) > 1
+        if several:
+            settle_standoffs(
+                self.groups, state, self.units.length, self.group_of, self.grid, tick, dt
+            )
         for g in list(self.groups.values()):
             oncoming = None
             if several:
                 L = self.units.length[g.members]
-                oncoming = oncoming_ahead(state.pos, state.angle, self.group_of, g.members, L)
+                yielding = [y.id for y in self.groups.values() if y.yield_to == g.id]
+                oncoming = oncoming_ahead(
+                    state.pos, state.angle, self.group_of, g.members, L, yielding
+                )
             c = control_group(
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt, oncoming
             )

@@ -1,0 +1,182 @@
+"""Right of way between groups that meet head on where there is no room to pass (a door).
+
+Two groups crossing a door from either side meet nose to nose in it. Keeping right
+(:func:`~.control.keep_right`) passes them where there is room; where there is none, each side's
+units push against the other's, back off for a second and come again, and the door stays jammed.
+A real RTS gives one group the right of way and makes the other wait clear of the door:
+
+- standoff (:func:`find_standoffs`): a unit with another group's unit ahead heading against it
+  (as :func:`~.control.oncoming_ahead`), neither having made progress for ``STANDOFF_SECONDS``;
+  the meeting point is halfway between the closest such pair of the two groups;
+- right of way (:func:`has_right_of_way`): the group with more members through the meeting
+  point, then the one with more still to come (fewer units wait), then the older order;
+- yielding (:func:`start_yield`, :func:`end_yields`, :func:`yield_throttle`): the other
+  group's members not yet through the point queue along their route from a line ``WAIT_BACK``
+  lengths before it, backing out to their places from nearer; the group with the right of way
+  no longer keeps right of them (which pressed its units into the door's jamb); the yield ends
+  once no unit of the group with the right of way is still to come through the point from
+  within ``YIELD_NEAR`` lengths of it (or after ``YIELD_SECONDS``).
+
+Distances "along the route" are a group's distance field at the point (world units); a member is
+through the point once its distance to go is ``PAST`` of its lengths less than the point's.
+Arrays over members (and over the stalled units of all groups); loops only over groups.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rigidflock.rts.groups import Group
+from rigidflock.rts.navigation import Grid
+
+STANDOFF_SECONDS = 1.0  # nose to nose without progress this long: a standoff (backing: 3 s)
+STANDOFF_AHEAD = 3.0  # unit lengths: the other unit this close ahead (the oncoming range)
+PAST = 1.0  # unit lengths: a member this far past the meeting point (by route) is through it
+WAIT_BACK = 2.5  # unit lengths before the meeting point (by route): the yielding group's line
+WAIT_SPACING = 1.5  # unit lengths between the lines of the queue waiting behind the first
+WAIT_RAMP = 2.0  # unit lengths behind the line over which a yielding unit slows to a stop
+YIELD_NEAR = 8.0  # unit lengths: units of the other group this close before the point come first
+YIELD_SECONDS = 20.0  # a yield ends after this long whatever happens (the other group stuck)
+BACK_THROTTLE = -0.6  # throttle of a yielding unit backing out to its line
+BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed) of a yielding unit
+
+
+def find_standoffs(
+    pos: np.ndarray,
+    angle: np.ndarray,
+    length: np.ndarray,
+    group_of: np.ndarray,
+    stalled: np.ndarray,
+) -> list[tuple[int, int, np.ndarray]]:
+    """Pairs of groups in a standoff: ``(a, b, point)`` with group ids a < b and the meeting
+    point (2,), halfway between the closest pair of their ``stalled`` (N,) bool units where one
+    has the other within ``STANDOFF_AHEAD`` of its lengths (N,) ahead, within one length of its
+    bow line, heading against it (more than 90 degrees apart). ``pos`` (N, 2), ``angle`` (N,)
+    radians, ``group_of`` (N,) (-1: not ordered)."""
+    rows = np.flatnonzero(stalled & (group_of >= 0))
+    if len(rows) < 2:
+        return []
+    p, g, L = pos[rows], group_of[rows], length[rows][:, None]
+    fwd = np.stack([np.cos(angle[rows]), np.sin(angle[rows])], axis=1)
+    d = p[None, :, :] - p[:, None, :]  # (k, k, 2) from row i to row j
+    ahead = np.einsum("ijk,ik->ij", d, fwd)
+    side = np.abs(d[..., 0] * fwd[:, 1:2] - d[..., 1] * fwd[:, 0:1])
+    hit = (g[:, None] != g[None, :]) & (fwd @ fwd.T < 0.0)
+    hit &= (ahead > 0) & (ahead < STANDOFF_AHEAD * L) & (side < L)
+    hit |= hit.T
+    i, j = np.nonzero(np.triu(hit))
+    if len(i) == 0:
+        return []
+    dist = np.hypot(*(p[j] - p[i]).T)
+    a, b = np.minimum(g[i], g[j]), np.maximum(g[i], g[j])
+    order = np.lexsort((dist, b, a))  # per group pair, the closest units first
+    out = []
+    seen = set()
+    for k in order:
+        key = (int(a[k]), int(b[k]))
+        if key not in seen:  # one entry per pair of groups (few), not per unit
+            seen.add(key)
+            out.append((*key, 0.5 * (p[i[k]] + p[j[k]])))
+    return out
+
+
+def through(to_go: np.ndarray, at_point: float, length: np.ndarray) -> np.ndarray:
+    """(m,) bool: members with ``to_go`` (m,) at least ``PAST`` of their lengths (m,) less than
+    the meeting point's distance to go ``at_point`` (their group's field): through the point."""
+    return to_go < at_point - PAST * length
+
+
+def has_right_of_way(
+    through_a: int, coming_a: int, id_a: int, through_b: int, coming_b: int, id_b: int
+) -> bool:
+    """Whether group a goes first at a standoff with group b: more members ``through`` the
+    meeting point (the group already flowing through keeps the door), then more ``coming`` (the
+    fewer units wait), then the older order (the lower id)."""
+    return (through_a, coming_a, -id_a) > (through_b, coming_b, -id_b)
+
+
+def to_go_at(g: Group, grid: Grid, pts: np.ndarray) -> np.ndarray:
+    """(k,) ``g``'s distance to go from the points ``pts`` (k, 2) along its field."""
+    return g.field.dist[grid.cell_of(np.asarray(pts, dtype=float).reshape(-1, 2))]
+
+
+def start_yield(a: Group, b: Group, point: np.ndarray, pos: np.ndarray, length, grid: Grid, tick):
+    """Settle a standoff of groups ``a`` and ``b`` at ``point`` (2,): the one without the right
+    of way yields to the other. ``pos`` (N, 2) and ``length`` (N,) over all units."""
+    counts = []
+    for g in (a, b):
+        to_go = to_go_at(g, grid, pos[g.members])
+        done = through(to_go, float(to_go_at(g, grid, point)[0]), length[g.members])
+        counts.append((int(done.sum()), int((~done & ~g.arrived).sum()), g.id))
+    loser, winner = (b, a) if has_right_of_way(*counts[0], *counts[1]) else (a, b)
+    loser.yield_to, loser.yield_point, loser.yield_tick = winner.id, np.asarray(point), tick
+
+
+def still_to_come(w: Group, point: np.ndarray, pos: np.ndarray, length, grid: Grid) -> bool:
+    """Whether a member of ``w`` not on its slot is still to come through ``point`` (2,) from
+    within ``YIELD_NEAR`` of its lengths before it, by route."""
+    to_go = to_go_at(w, grid, pos[w.members])
+    at = float(to_go_at(w, grid, point)[0])
+    L = length[w.members]
+    coming = ~w.arrived & ~through(to_go, at, L) & (to_go < at + YIELD_NEAR * L)
+    return bool(coming.any())
+
+
+def end_yields(groups: dict, pos: np.ndarray, length, grid: Grid, tick: int, dt: float) -> None:
+    """Groups yielding go again once the group they yield to has come through the meeting
+    point (or is gone), or after ``YIELD_SECONDS``."""
+    for g in groups.values():
+        if g.yield_to < 0:
+            continue
+        w = groups.get(g.yield_to)
+        if (
+            w is None
+            or (tick - g.yield_tick) * dt > YIELD_SECONDS
+            or not still_to_come(w, g.yield_point, pos, length, grid)
+        ):
+            g.yield_to = -1
+
+
+def settle_standoffs(
+    groups: dict, state, length: np.ndarray, group_of: np.ndarray, grid: Grid, tick: int, dt: float
+) -> None:
+    """One tick of right of way over all ``groups`` (id -> :class:`Group`): end the yields that
+    are over, then settle new standoffs (a group already yielding to the other is left be)."""
+    end_yields(groups, state.pos, length, grid, tick, dt)
+    limit = int(round(STANDOFF_SECONDS / dt))
+    stalled = np.zeros(len(group_of), dtype=bool)
+    for g in groups.values():
+        stalled[g.members] = ~g.arrived & (tick - g.progress_tick > limit)
+    for a, b, point in find_standoffs(state.pos, state.angle, length, group_of, stalled):
+        ga, gb = groups[a], groups[b]
+        if ga.yield_to == b or gb.yield_to == a:
+            continue
+        start_yield(ga, gb, point, state.pos, length, grid, tick)
+
+
+def yield_throttle(
+    to_go: np.ndarray,
+    at_point: float,
+    length: np.ndarray,
+    arrived: np.ndarray,
+    group_speed: float,
+    cruise: np.ndarray,
+    v_fwd: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The members of a yielding group (arrays (m,)): those not ``arrived`` nor through the
+    meeting point (``to_go`` against ``at_point``, world units) are held, each at its own line
+    in a queue along the route: the k-th nearest the point ``WAIT_BACK`` + k x ``WAIT_SPACING``
+    of its ``length`` before it (one line for all would have the units behind it hold the first
+    one in the door). Nearer the point than its line a unit backs out at ``BACK_THROTTLE``;
+    behind it its wanted speed falls from ``group_speed`` to 0 over ``WAIT_RAMP`` lengths to
+    the line (braking like :func:`~.control.cruise_throttle` on the forward speed ``v_fwd``
+    against ``cruise``); up to half a length over the line it stands (no dithering on it).
+    Returns (held (m,) bool, throttle (m,), unclipped)."""
+    held = ~arrived & ~through(to_go, at_point, length)
+    rank = np.empty(len(to_go), dtype=np.intp)
+    rank[np.argsort(np.where(held, to_go, np.inf), kind="stable")] = np.arange(len(to_go))
+    line = at_point + (WAIT_BACK + WAIT_SPACING * rank) * length
+    behind = to_go - line  # world units behind its line
+    desired = group_speed * np.clip(behind / (WAIT_RAMP * length), 0.0, 1.0)
+    brake = (desired / cruise) ** 2 + BRAKE_GAIN * (desired - v_fwd) / cruise
+    return held, np.where(behind < -0.5 * length, BACK_THROTTLE, brake)
