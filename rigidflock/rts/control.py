@@ -333,10 +333,12 @@ def control_group(
     tick: int,
     dt: float,
     oncoming: np.ndarray | None = None,
+    passing: np.ndarray | None = None,
 ) -> GroupControl:
     """Steering and throttle of ``g``'s members from the snapshot ``state``; ``gap`` (N,):
     distance to the nearest unit ahead; ``oncoming`` (m,) bool: members meeting another group's
-    unit head on (:func:`oncoming_ahead`; they keep right and do not queue). Updates the
+    unit head on (:func:`oncoming_ahead`; they do not queue, and keep right unless ``passing``
+    (m,) bool, those meeting one of a group not yielding to ``g``, says otherwise). Updates the
     group's slots, path places, arrivals and progress; ``steering_force`` is the rules' S,
     newtons."""
     idx = g.members
@@ -371,7 +373,8 @@ def control_group(
         aim_slot[late] = grid.sees(b.pos[late], g.slots[late])
     cut_off = ~aim_slot & ~grid.sees(b.pos, g.path[g.path_index])
     meeting = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming & ~approach
-    ahead = keep_right(ahead, b.pos, units.width[idx], meeting, grid.sees)
+    keep = meeting if passing is None else passing & ~approach
+    ahead = keep_right(ahead, b.pos, units.width[idx], keep, grid.sees)
     target = np.where(aim_slot[:, None], g.slots, ahead)
     steer = seek_steer(target - b.pos, b.fwd, b.left)
     g.arrived[:] = update_arrived(g.arrived, d_slot, b.speed, L, g.speed)
@@ -395,8 +398,17 @@ def control_group(
     throttle, force = back_off(g.backing_until > tick, throttle, force, seek_force)
     if g.yield_to >= 0:  # waiting for another group to come through (:mod:`.right_of_way`)
         at_point = float(to_go_at(g, grid, g.yield_point)[0])
+        plain_to_go = g.plain.dist[cells]
         held, wait_throttle = yield_throttle(
-            to_go, at_point, L, g.arrived, g.speed, units.cruise_speed[idx], b.v_fwd
+            plain_to_go,
+            at_point,
+            np.hypot(*(b.pos - g.yield_point).T),
+            L,
+            g.arrived,
+            g.speed,
+            units.cruise_speed[idx],
+            b.v_fwd,
+            units.thrust[idx] / units.mass[idx],
         )
         throttle = np.where(held, wait_throttle, throttle)
         force = np.where(held, seek_force, force)

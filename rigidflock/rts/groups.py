@@ -50,9 +50,14 @@ class Group:
     yield_to: int = -1
     yield_point: np.ndarray | None = None
     yield_tick: int = 0
+    # the route's field without the congestion costs of re-routes (distances along the route
+    # that stay put while the group waits); the field it was ordered with when None
+    plain: navigation.Field | None = None
 
     def __post_init__(self):
         m = len(self.members)
+        if self.plain is None:
+            self.plain = self.field
         self.arrived = np.zeros(m, dtype=bool)
         self.best = np.full(m, np.inf)
         self.progress_tick = np.full(m, self.tick)

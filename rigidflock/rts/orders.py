@@ -28,7 +28,7 @@ from rigidflock.model.state import State, Units
 from rigidflock.rts import navigation
 from rigidflock.rts.control import SLOW_STUCK, control_group, oncoming_ahead
 from rigidflock.rts.groups import Group, OrderControl
-from rigidflock.rts.right_of_way import settle_standoffs
+from rigidflock.rts.right_of_way import DOOR_REACH, settle_standoffs
 from rigidflock.rts.slots import assign_nearest, formation_slots
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 
@@ -146,7 +146,7 @@ class Orders:
         self.buildings.append(np.asarray(building.polygon, dtype=float))
         self._grid = None
         for g in self.groups.values():
-            g.field = self._field(g.goal)
+            g.field = g.plain = self._field(g.goal)
             self._new_path(g, state)
             blocked = ~self.grid.is_roomy(g.slots)
             if blocked.any():
@@ -172,16 +172,25 @@ class Orders:
                 self.groups, state, self.units.length, self.group_of, self.grid, tick, dt
             )
         for g in list(self.groups.values()):
-            oncoming = None
+            oncoming = passing = None
             if several:
                 L = self.units.length[g.members]
-                yielding = [y.id for y in self.groups.values() if y.yield_to == g.id]
-                oncoming = oncoming_ahead(
-                    state.pos, state.angle, self.group_of, g.members, L, yielding
-                )
+                oncoming = oncoming_ahead(state.pos, state.angle, self.group_of, g.members, L)
+                # no keeping right of a group that waits for this one near where they met (a
+                # door: into its jamb); farther off, round its units as round any
+                yielding = [y for y in self.groups.values() if y.yield_to == g.id]
+                if yielding:
+                    ids = [y.id for y in yielding]
+                    pos = state.pos[g.members]
+                    off = np.min([np.hypot(*(pos - y.yield_point).T) for y in yielding], axis=0)
+                    passing = oncoming & (off > DOOR_REACH * L)
+                    passing |= oncoming_ahead(
+                        state.pos, state.angle, self.group_of, g.members, L, ids
+                    )
             c = control_group(
-                g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt, oncoming
-            )
+                g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
+                oncoming, passing,
+            )  # fmt: skip
             out.force[g.members] = c.force
             out.throttle[g.members] = c.throttle
             out.flock_scale[g.members] = c.flock_scale

@@ -6,20 +6,22 @@ units push against the other's, back off for a second and come again, and the do
 A real RTS gives one group the right of way and makes the other wait clear of the door:
 
 - standoff (:func:`find_standoffs`): a unit with another group's unit ahead heading against it
-  (as :func:`~.control.oncoming_ahead`), neither having made progress for ``STANDOFF_SECONDS``;
-  the meeting point is halfway between the closest such pair of the two groups;
+  (as :func:`~.control.oncoming_ahead`), neither having made progress for ``STANDOFF_SECONDS``
+  nor moving faster than ``STANDOFF_SLOW`` of its group's speed; the meeting point is halfway
+  between the closest such pair of the two groups;
 - right of way (:func:`has_right_of_way`): the group with more members through the meeting
   point, then the one with more still to come (fewer units wait), then the older order;
 - yielding (:func:`start_yield`, :func:`end_yields`, :func:`yield_throttle`): the other
-  group's members not yet through the point queue along their route from a line ``WAIT_BACK``
-  lengths before it, backing out to their places from nearer; the group with the right of way
+  group's members not yet through the point wait in a queue from ``WAIT_BACK`` lengths off it,
+  backing out to their places from nearer; the group with the right of way
   no longer keeps right of them (which pressed its units into the door's jamb); the yield ends
   once no unit of the group with the right of way is still to come through the point from
   within ``YIELD_NEAR`` lengths of it (or after ``YIELD_SECONDS``).
 
-Distances "along the route" are a group's distance field at the point (world units); a member is
-through the point once its distance to go is ``PAST`` of its lengths less than the point's.
-Arrays over members (and over the stalled units of all groups); loops only over groups.
+Distances "by route" are a group's distance field without congestion costs (world units); a
+member is through the point once on its far side by route and ``PAST`` of its lengths off it in
+a straight line. Arrays over members (and over the stalled units of all groups); loops
+only over groups.
 """
 
 from __future__ import annotations
@@ -30,14 +32,16 @@ from rigidflock.rts.groups import Group
 from rigidflock.rts.navigation import Grid
 
 STANDOFF_SECONDS = 1.0  # nose to nose without progress this long: a standoff (backing: 3 s)
+STANDOFF_SLOW = 0.25  # and slower than this share of its group's speed
 STANDOFF_AHEAD = 3.0  # unit lengths: the other unit this close ahead (the oncoming range)
-PAST = 1.0  # unit lengths: a member this far past the meeting point (by route) is through it
-WAIT_BACK = 2.5  # unit lengths before the meeting point (by route): the yielding group's line
-WAIT_SPACING = 1.5  # unit lengths between the lines of the queue waiting behind the first
-WAIT_RAMP = 2.0  # unit lengths behind the line over which a yielding unit slows to a stop
-YIELD_NEAR = 8.0  # unit lengths: units of the other group this close before the point come first
+PAST = 1.0  # unit lengths: on the far side by route and this far off the point: through it
+WAIT_BACK = 2.5  # unit lengths off the meeting point: the nearest a yielding unit waits
+DOOR_REACH = 2.0  # unit lengths off the point within which the other group does not keep right
+WAIT_SPACING = 1.5  # unit lengths farther off for each yielding unit nearer than it
+BRAKE_SHARE = 0.75  # of full thrust / mass: the deceleration a yielding unit plans to stop at
+YIELD_NEAR = 8.0  # unit lengths: the other group's units this close to the point come first
 YIELD_SECONDS = 20.0  # a yield ends after this long whatever happens (the other group stuck)
-BACK_THROTTLE = -0.6  # throttle of a yielding unit backing out to its line
+BACK_THROTTLE = -0.8  # throttle of a yielding unit backing out to its place (out of the door)
 BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed) of a yielding unit
 
 
@@ -80,10 +84,12 @@ def find_standoffs(
     return out
 
 
-def through(to_go: np.ndarray, at_point: float, length: np.ndarray) -> np.ndarray:
-    """(m,) bool: members with ``to_go`` (m,) at least ``PAST`` of their lengths (m,) less than
-    the meeting point's distance to go ``at_point`` (their group's field): through the point."""
-    return to_go < at_point - PAST * length
+def through(to_go: np.ndarray, at_point: float, off: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """(m,) bool: members through the meeting point: on its far side by route (``to_go`` (m,)
+    less than the point's ``at_point``) and ``off`` (m,) it, the straight distance, by more
+    than ``PAST`` of their lengths (m,) (route distances in a door count its walls' extra cost
+    and would call a unit still in it through)."""
+    return (to_go < at_point) & (off > PAST * length)
 
 
 def has_right_of_way(
@@ -96,8 +102,10 @@ def has_right_of_way(
 
 
 def to_go_at(g: Group, grid: Grid, pts: np.ndarray) -> np.ndarray:
-    """(k,) ``g``'s distance to go from the points ``pts`` (k, 2) along its field."""
-    return g.field.dist[grid.cell_of(np.asarray(pts, dtype=float).reshape(-1, 2))]
+    """(k,) ``g``'s distance to go from the points ``pts`` (k, 2) along its route, without the
+    congestion costs of re-routes (:attr:`Group.plain`: those would move the meeting point
+    away from or toward units that stand still)."""
+    return g.plain.dist[grid.cell_of(np.asarray(pts, dtype=float).reshape(-1, 2))]
 
 
 def start_yield(a: Group, b: Group, point: np.ndarray, pos: np.ndarray, length, grid: Grid, tick):
@@ -105,8 +113,9 @@ def start_yield(a: Group, b: Group, point: np.ndarray, pos: np.ndarray, length, 
     of way yields to the other. ``pos`` (N, 2) and ``length`` (N,) over all units."""
     counts = []
     for g in (a, b):
-        to_go = to_go_at(g, grid, pos[g.members])
-        done = through(to_go, float(to_go_at(g, grid, point)[0]), length[g.members])
+        p = pos[g.members]
+        at = float(to_go_at(g, grid, point)[0])
+        done = through(to_go_at(g, grid, p), at, np.hypot(*(p - point).T), length[g.members])
         counts.append((int(done.sum()), int((~done & ~g.arrived).sum()), g.id))
     loser, winner = (b, a) if has_right_of_way(*counts[0], *counts[1]) else (a, b)
     loser.yield_to, loser.yield_point, loser.yield_tick = winner.id, np.asarray(point), tick
@@ -114,11 +123,11 @@ def start_yield(a: Group, b: Group, point: np.ndarray, pos: np.ndarray, length, 
 
 def still_to_come(w: Group, point: np.ndarray, pos: np.ndarray, length, grid: Grid) -> bool:
     """Whether a member of ``w`` not on its slot is still to come through ``point`` (2,) from
-    within ``YIELD_NEAR`` of its lengths before it, by route."""
-    to_go = to_go_at(w, grid, pos[w.members])
+    within ``YIELD_NEAR`` of its lengths of it."""
+    p, L = pos[w.members], length[w.members]
+    off = np.hypot(*(p - point).T)
     at = float(to_go_at(w, grid, point)[0])
-    L = length[w.members]
-    coming = ~w.arrived & ~through(to_go, at, L) & (to_go < at + YIELD_NEAR * L)
+    coming = ~w.arrived & ~through(to_go_at(w, grid, p), at, off, L) & (off < YIELD_NEAR * L)
     return bool(coming.any())
 
 
@@ -145,8 +154,10 @@ def settle_standoffs(
     end_yields(groups, state.pos, length, grid, tick, dt)
     limit = int(round(STANDOFF_SECONDS / dt))
     stalled = np.zeros(len(group_of), dtype=bool)
+    speed = np.hypot(*state.vel.T)
     for g in groups.values():
-        stalled[g.members] = ~g.arrived & (tick - g.progress_tick > limit)
+        slow = speed[g.members] < STANDOFF_SLOW * g.speed  # a unit moving on is no standoff
+        stalled[g.members] = ~g.arrived & (tick - g.progress_tick > limit) & slow
     for a, b, point in find_standoffs(state.pos, state.angle, length, group_of, stalled):
         ga, gb = groups[a], groups[b]
         if ga.yield_to == b or gb.yield_to == a:
@@ -157,26 +168,29 @@ def settle_standoffs(
 def yield_throttle(
     to_go: np.ndarray,
     at_point: float,
+    off: np.ndarray,
     length: np.ndarray,
     arrived: np.ndarray,
     group_speed: float,
     cruise: np.ndarray,
     v_fwd: np.ndarray,
+    accel: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The members of a yielding group (arrays (m,)): those not ``arrived`` nor through the
-    meeting point (``to_go`` against ``at_point``, world units) are held, each at its own line
-    in a queue along the route: the k-th nearest the point ``WAIT_BACK`` + k x ``WAIT_SPACING``
-    of its ``length`` before it (one line for all would have the units behind it hold the first
-    one in the door). Nearer the point than its line a unit backs out at ``BACK_THROTTLE``;
-    behind it its wanted speed falls from ``group_speed`` to 0 over ``WAIT_RAMP`` lengths to
-    the line (braking like :func:`~.control.cruise_throttle` on the forward speed ``v_fwd``
-    against ``cruise``); up to half a length over the line it stands (no dithering on it).
-    Returns (held (m,) bool, throttle (m,), unclipped)."""
-    held = ~arrived & ~through(to_go, at_point, length)
-    rank = np.empty(len(to_go), dtype=np.intp)
-    rank[np.argsort(np.where(held, to_go, np.inf), kind="stable")] = np.arange(len(to_go))
-    line = at_point + (WAIT_BACK + WAIT_SPACING * rank) * length
-    behind = to_go - line  # world units behind its line
-    desired = group_speed * np.clip(behind / (WAIT_RAMP * length), 0.0, 1.0)
+    """The members of a yielding group (arrays (m,)): those not ``arrived`` nor :func:`through`
+    the meeting point (``to_go`` against ``at_point``, world units, and ``off`` it, the
+    straight distance) are held, each at its own distance from the point, a queue: the k-th
+    nearest ``WAIT_BACK`` + k x ``WAIT_SPACING`` of its ``length`` (one line for all would have
+    the units behind it hold the first one in the door). Nearer than that a unit backs out at
+    ``BACK_THROTTLE``; farther its wanted speed is the one it can still stop from at
+    ``BRAKE_SHARE`` of its full ``accel`` (thrust / mass, world units / s^2) before its place,
+    at most ``group_speed`` (braking like :func:`~.control.cruise_throttle` on the forward
+    speed ``v_fwd`` against ``cruise``); up to half a length over its place it stands (no
+    dithering on it). Returns (held (m,) bool, throttle (m,), unclipped)."""
+    held = ~arrived & ~through(to_go, at_point, off, length)
+    rank = np.empty(len(off), dtype=np.intp)
+    rank[np.argsort(np.where(held, off, np.inf), kind="stable")] = np.arange(len(off))
+    behind = off - (WAIT_BACK + WAIT_SPACING * rank) * length  # world units short of its place
+    stop = np.sqrt(2.0 * BRAKE_SHARE * accel * np.maximum(behind, 0.0))
+    desired = np.minimum(group_speed, stop)
     brake = (desired / cruise) ** 2 + BRAKE_GAIN * (desired - v_fwd) / cruise
     return held, np.where(behind < -0.5 * length, BACK_THROTTLE, brake)
