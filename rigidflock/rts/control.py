@@ -26,7 +26,7 @@ from rigidflock.model.state import State, Units
 from rigidflock.model.steering.pursuit import seek_steer
 from rigidflock.rts.groups import Group
 from rigidflock.rts.navigation import Grid
-from rigidflock.rts.right_of_way import to_go_at, yield_throttle
+from rigidflock.rts.right_of_way import BACK_STEER, back_target, to_go_at, yield_throttle
 from rigidflock.rts.slots import deal_slots
 from rigidflock.scene import NavigationSpec
 
@@ -333,12 +333,13 @@ def control_group(
     tick: int,
     dt: float,
     oncoming: np.ndarray | None = None,
-    passing: np.ndarray | None = None,
+    wait: np.ndarray | None = None,
 ) -> GroupControl:
     """Steering and throttle of ``g``'s members from the snapshot ``state``; ``gap`` (N,):
     distance to the nearest unit ahead; ``oncoming`` (m,) bool: members meeting another group's
-    unit head on (:func:`oncoming_ahead`; they do not queue, and keep right unless ``passing``
-    (m,) bool, those meeting one of a group not yielding to ``g``, says otherwise). Updates the
+    unit head on (:func:`oncoming_ahead`; they keep right and do not queue); ``wait`` (m,) bool:
+    members that stop short of a door another group's unit backs out of
+    (:func:`~.right_of_way.door_taken`). Updates the
     group's slots, path places, arrivals and progress; ``steering_force`` is the rules' S,
     newtons."""
     idx = g.members
@@ -373,8 +374,7 @@ def control_group(
         aim_slot[late] = grid.sees(b.pos[late], g.slots[late])
     cut_off = ~aim_slot & ~grid.sees(b.pos, g.path[g.path_index])
     meeting = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming & ~approach
-    keep = meeting if passing is None else passing & ~approach
-    ahead = keep_right(ahead, b.pos, units.width[idx], keep, grid.sees)
+    ahead = keep_right(ahead, b.pos, units.width[idx], meeting, grid.sees)
     target = np.where(aim_slot[:, None], g.slots, ahead)
     steer = seek_steer(target - b.pos, b.fwd, b.left)
     g.arrived[:] = update_arrived(g.arrived, d_slot, b.speed, L, g.speed)
@@ -396,10 +396,11 @@ def control_group(
     throttle = np.where(near, arrive_throttle, throttle)
     force = np.where(near, arrive_force, seek_force)
     throttle, force = back_off(g.backing_until > tick, throttle, force, seek_force)
+    held = np.zeros(len(idx), dtype=bool)
     if g.yield_to >= 0:  # waiting for another group to come through (:mod:`.right_of_way`)
         at_point = float(to_go_at(g, grid, g.yield_point)[0])
         plain_to_go = g.plain.dist[cells]
-        held, wait_throttle = yield_throttle(
+        held, backing, wait_throttle = yield_throttle(
             plain_to_go,
             at_point,
             np.hypot(*(b.pos - g.yield_point).T),
@@ -411,9 +412,15 @@ def control_group(
             units.thrust[idx] / units.mass[idx],
         )
         throttle = np.where(held, wait_throttle, throttle)
-        force = np.where(held, seek_force, force)
-        # waiting is not being stuck: progress counts from where it waits
-        g.best = np.where(held, np.inf, g.best)
+        back_to = back_target(g.path, g.path_index, b.pos, nav.lookahead)  # stern toward it
+        back_steer = BACK_STEER * seek_steer(b.pos - back_to, b.fwd, b.left)
+        back_force = nav.seek * steering_force * back_steer
+        force = np.where(backing, back_force, np.where(held, seek_force, force))
+    if wait is not None:
+        throttle = np.where(wait, BRAKE_GAIN * -b.v_fwd / units.cruise_speed[idx], throttle)
+        held |= wait
+    # waiting is not being stuck: progress counts from where it waits
+    g.best = np.where(held, np.inf, g.best)
 
     g.best, g.progress_tick = track_progress(
         g.best, g.progress_tick, g.arrived, np.minimum(to_go, d_slot), grid.cell, tick
@@ -428,7 +435,8 @@ def control_group(
         force=force,
         throttle=np.clip(throttle, -1.0, 1.0),
         # near the slot only the order steers: the flock's pull and push would fight it; cut
-        # off from the group, neither (the rules' force knows no scene walls)
-        flock_scale=np.where(near | cut_off, 0.0, FLOCK_EN_ROUTE),
+        # off from the group, neither (the rules' force knows no scene walls); nor waiting for
+        # another group (the push of its units passing close wedges one in the door)
+        flock_scale=np.where(near | cut_off | held, 0.0, FLOCK_EN_ROUTE),
         reroute=bool(stuck.any()) and tick - g.last_reroute > stuck_ticks,
     )

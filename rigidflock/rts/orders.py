@@ -28,7 +28,7 @@ from rigidflock.model.state import State, Units
 from rigidflock.rts import navigation
 from rigidflock.rts.control import SLOW_STUCK, control_group, oncoming_ahead
 from rigidflock.rts.groups import Group, OrderControl
-from rigidflock.rts.right_of_way import DOOR_REACH, settle_standoffs
+from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
 from rigidflock.rts.slots import assign_nearest, formation_slots
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 
@@ -172,24 +172,17 @@ class Orders:
                 self.groups, state, self.units.length, self.group_of, self.grid, tick, dt
             )
         for g in list(self.groups.values()):
-            oncoming = passing = None
+            oncoming = wait = None
             if several:
                 L = self.units.length[g.members]
                 oncoming = oncoming_ahead(state.pos, state.angle, self.group_of, g.members, L)
-                # no keeping right of a group that waits for this one near where they met (a
-                # door: into its jamb); farther off, round its units as round any
                 yielding = [y for y in self.groups.values() if y.yield_to == g.id]
-                if yielding:
-                    ids = [y.id for y in yielding]
-                    pos = state.pos[g.members]
-                    off = np.min([np.hypot(*(pos - y.yield_point).T) for y in yielding], axis=0)
-                    passing = oncoming & (off > DOOR_REACH * L)
-                    passing |= oncoming_ahead(
-                        state.pos, state.angle, self.group_of, g.members, L, ids
-                    )
+                if yielding:  # near where they met, a group waiting for g is not met head on
+                    oncoming = self._passing(g, state, yielding, oncoming)
+                    wait = door_taken(g, yielding, state.pos, self.units.length, self.grid)
             c = control_group(
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
-                oncoming, passing,
+                oncoming, wait,
             )  # fmt: skip
             out.force[g.members] = c.force
             out.throttle[g.members] = c.throttle
@@ -197,6 +190,18 @@ class Orders:
             if c.reroute:
                 self._reroute(g, state, tick)
         return out
+
+    def _passing(self, g: Group, state: State, yielding: list, oncoming: np.ndarray):
+        """(m,) bool: ``g``'s members meeting a unit of another group head on, not counting
+        within ``DOOR_REACH`` of their lengths of where they met the units of the groups
+        ``yielding`` to ``g``: those back out of the door, and ``g``'s units follow them in
+        (queueing behind, not keeping right: beside a unit in a door is the jamb)."""
+        L = self.units.length[g.members]
+        pos = state.pos[g.members]
+        off = np.min([np.hypot(*(pos - y.yield_point).T) for y in yielding], axis=0)
+        ids = [y.id for y in yielding]
+        others = oncoming_ahead(state.pos, state.angle, self.group_of, g.members, L, ids)
+        return np.where(off > DOOR_REACH * L, oncoming, others)
 
     def _new_path(self, g: Group, state: State) -> None:
         """Route the group again from the centre of its members still on the way."""

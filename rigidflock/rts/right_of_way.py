@@ -13,10 +13,11 @@ A real RTS gives one group the right of way and makes the other wait clear of th
   point, then the one with more still to come (fewer units wait), then the older order;
 - yielding (:func:`start_yield`, :func:`end_yields`, :func:`yield_throttle`): the other
   group's members not yet through the point wait in a queue from ``WAIT_BACK`` lengths off it,
-  backing out to their places from nearer; the group with the right of way
-  no longer keeps right of them (which pressed its units into the door's jamb); the yield ends
-  once no unit of the group with the right of way is still to come through the point from
-  within ``YIELD_NEAR`` lengths of it (or after ``YIELD_SECONDS``).
+  backing out to their places from nearer, stern first back along their path
+  (:func:`back_target`); the group with the right of way no longer keeps right of them near the
+  point (which pressed its units into the door's jamb); the yield ends once no unit of the
+  group with the right of way is still to come through the point from within ``YIELD_NEAR``
+  lengths of it (or after ``YIELD_SECONDS``).
 
 Distances "by route" are a group's distance field without congestion costs (world units); a
 member is through the point once on its far side by route and ``PAST`` of its lengths off it in
@@ -36,13 +37,17 @@ STANDOFF_SLOW = 0.25  # and slower than this share of its group's speed
 STANDOFF_AHEAD = 3.0  # unit lengths: the other unit this close ahead (the oncoming range)
 PAST = 1.0  # unit lengths: on the far side by route and this far off the point: through it
 WAIT_BACK = 2.5  # unit lengths off the meeting point: the nearest a yielding unit waits
-DOOR_REACH = 2.0  # unit lengths off the point within which the other group does not keep right
+DOOR_REACH = 2.0  # unit lengths off the point: the group with the right of way waits for it
+CLEAR = 1.5  # unit lengths: a yielding unit nearer the point than this still takes the door
 WAIT_SPACING = 1.5  # unit lengths farther off for each yielding unit nearer than it
 BRAKE_SHARE = 0.75  # of full thrust / mass: the deceleration a yielding unit plans to stop at
 YIELD_NEAR = 8.0  # unit lengths: the other group's units this close to the point come first
 YIELD_SECONDS = 20.0  # a yield ends after this long whatever happens (the other group stuck)
-BACK_THROTTLE = -0.8  # throttle of a yielding unit backing out to its place (out of the door)
+BACK_THROTTLE = -1.0  # throttle of a yielding unit backing out to its place (out of the door)
+BACK_STEER = 0.3  # share of the seeking bow force a backing unit turns its stern with: pressed
+# on a jamb, the full force's friction (40 N x 0.25) would outdo the reverse thrust (10 N)
 BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed) of a yielding unit
+BACK_WINDOW = 24  # path cells behind its place searched for a backing unit's nearest
 
 
 def find_standoffs(
@@ -165,6 +170,28 @@ def settle_standoffs(
         start_yield(ga, gb, point, state.pos, length, grid, tick)
 
 
+def door_taken(
+    w: Group, yielding: list, pos: np.ndarray, length: np.ndarray, grid: Grid
+) -> np.ndarray:
+    """(m,) bool: members of ``w`` (the group with the right of way) that wait: not through and
+    within ``DOOR_REACH`` of their lengths of the meeting point of a group of ``yielding`` while
+    one of its units, not through either, is still within ``CLEAR`` of its lengths of it. The
+    door is one unit wide: pushing in beside a unit backing out wedges both against the jambs,
+    and friction holds them there. ``pos`` (N, 2), ``length`` (N,) over all units."""
+    p, L = pos[w.members], length[w.members]
+    wait = np.zeros(len(p), dtype=bool)
+    for y in yielding:
+        q, Ly = pos[y.members], length[y.members]
+        off_y = np.hypot(*(q - y.yield_point).T)
+        at_y = float(to_go_at(y, grid, y.yield_point)[0])
+        inside = ~y.arrived & ~through(to_go_at(y, grid, q), at_y, off_y, Ly) & (off_y < CLEAR * Ly)
+        if inside.any():
+            off = np.hypot(*(p - y.yield_point).T)
+            at = float(to_go_at(w, grid, y.yield_point)[0])
+            wait |= ~through(to_go_at(w, grid, p), at, off, L) & (off < DOOR_REACH * L)
+    return wait
+
+
 def yield_throttle(
     to_go: np.ndarray,
     at_point: float,
@@ -175,7 +202,7 @@ def yield_throttle(
     cruise: np.ndarray,
     v_fwd: np.ndarray,
     accel: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The members of a yielding group (arrays (m,)): those not ``arrived`` nor :func:`through`
     the meeting point (``to_go`` against ``at_point``, world units, and ``off`` it, the
     straight distance) are held, each at its own distance from the point, a queue: the k-th
@@ -185,7 +212,7 @@ def yield_throttle(
     ``BRAKE_SHARE`` of its full ``accel`` (thrust / mass, world units / s^2) before its place,
     at most ``group_speed`` (braking like :func:`~.control.cruise_throttle` on the forward
     speed ``v_fwd`` against ``cruise``); up to half a length over its place it stands (no
-    dithering on it). Returns (held (m,) bool, throttle (m,), unclipped)."""
+    dithering on it). Returns (held (m,) bool, backing (m,) bool, throttle (m,), unclipped)."""
     held = ~arrived & ~through(to_go, at_point, off, length)
     rank = np.empty(len(off), dtype=np.intp)
     rank[np.argsort(np.where(held, off, np.inf), kind="stable")] = np.arange(len(off))
@@ -193,4 +220,18 @@ def yield_throttle(
     stop = np.sqrt(2.0 * BRAKE_SHARE * accel * np.maximum(behind, 0.0))
     desired = np.minimum(group_speed, stop)
     brake = (desired / cruise) ** 2 + BRAKE_GAIN * (desired - v_fwd) / cruise
-    return held, np.where(behind < -0.5 * length, BACK_THROTTLE, brake)
+    backing = held & (behind < -0.5 * length)
+    return held, backing, np.where(backing, BACK_THROTTLE, brake)
+
+
+def back_target(
+    path: np.ndarray, path_index: np.ndarray, pos: np.ndarray, lookahead: int
+) -> np.ndarray:
+    """(m, 2) the point a unit backing out of a door steers its stern at: ``lookahead`` cells
+    back along its group's ``path`` (K, 2) from the nearest of the ``BACK_WINDOW`` cells behind
+    its place there (``path_index`` (m,)) to ``pos`` (m, 2): the way it came, back through the
+    door (straight back from a unit that came in askew runs into the wall beside the door)."""
+    window = np.maximum(path_index[:, None] - np.arange(BACK_WINDOW)[None, :], 0)
+    d = np.hypot(*(path[window] - pos[:, None, :]).transpose(2, 0, 1))
+    near = window[np.arange(len(pos)), np.argmin(d, axis=1)]
+    return path[np.maximum(near - lookahead, 0)]
