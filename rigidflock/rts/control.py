@@ -26,7 +26,13 @@ from rigidflock.model.state import State, Units
 from rigidflock.model.steering.pursuit import seek_steer
 from rigidflock.rts.groups import Group
 from rigidflock.rts.navigation import Grid
-from rigidflock.rts.right_of_way import BACK_STEER, back_target, to_go_at, yield_throttle
+from rigidflock.rts.right_of_way import (
+    ASIDE,
+    BACK_STEER,
+    back_target,
+    to_go_at,
+    yield_throttle,
+)
 from rigidflock.rts.slots import deal_slots
 from rigidflock.scene import NavigationSpec
 
@@ -163,12 +169,13 @@ def oncoming_ahead(
 
 
 def keep_right(
-    target: np.ndarray, pos: np.ndarray, width: np.ndarray, meeting: np.ndarray, sees
+    target: np.ndarray, pos: np.ndarray, offset: np.ndarray, meeting: np.ndarray, sees
 ) -> np.ndarray:
-    """(m, 2): the units ``meeting`` (m,) another group's unit head on steer ``KEEP_RIGHT`` of
-    their widths (m,) to the right of their ``target`` (m, 2) as seen from ``pos`` (m, 2), or
-    half that where the full offset is not in line of sight (``sees``: ``Grid.sees``), or at the
-    target itself: both keep right and pass instead of meeting nose to nose."""
+    """(m, 2): the units ``meeting`` (m,) another group's unit head on steer ``offset`` (m,)
+    (``KEEP_RIGHT`` of their widths) to the right of their ``target`` (m, 2) as seen from
+    ``pos`` (m, 2), or half that where the full offset is not in line of sight (``sees``:
+    ``Grid.sees``), or at the target itself: both keep right and pass instead of meeting nose
+    to nose."""
     rows = np.flatnonzero(meeting)
     if len(rows) == 0:
         return target
@@ -177,7 +184,7 @@ def keep_right(
     right = np.stack([d[:, 1], -d[:, 0]], axis=1)
     out = target.copy()
     for share in (0.5, 1.0):  # the larger offset wins where it is visible
-        moved = target[rows] + share * KEEP_RIGHT * width[rows, None] * right
+        moved = target[rows] + share * offset[rows, None] * right
         ok = sees(pos[rows], moved)
         out[rows[ok]] = moved[ok]
     return out
@@ -374,7 +381,22 @@ def control_group(
         aim_slot[late] = grid.sees(b.pos[late], g.slots[late])
     cut_off = ~aim_slot & ~grid.sees(b.pos, g.path[g.path_index])
     meeting = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming & ~approach
-    ahead = keep_right(ahead, b.pos, units.width[idx], meeting, grid.sees)
+    held = backing = np.zeros(len(idx), dtype=bool)
+    if g.yield_to >= 0:  # waiting for another group to come through (:mod:`.right_of_way`)
+        held, backing, wait_throttle = yield_throttle(
+            g.plain.dist[cells],
+            float(to_go_at(g, grid, g.yield_point)[0]),
+            np.hypot(*(b.pos - g.yield_point).T),
+            L,
+            g.arrived,
+            g.speed,
+            units.cruise_speed[idx],
+            b.v_fwd,
+            units.thrust[idx] / units.mass[idx],
+        )
+    # those waiting keep farther right, off the other group's way out of the door
+    offset = np.where(held, ASIDE * L, KEEP_RIGHT * units.width[idx])
+    ahead = keep_right(ahead, b.pos, offset, meeting | held, grid.sees)
     target = np.where(aim_slot[:, None], g.slots, ahead)
     steer = seek_steer(target - b.pos, b.fwd, b.left)
     g.arrived[:] = update_arrived(g.arrived, d_slot, b.speed, L, g.speed)
@@ -396,24 +418,10 @@ def control_group(
     throttle = np.where(near, arrive_throttle, throttle)
     force = np.where(near, arrive_force, seek_force)
     throttle, force = back_off(g.backing_until > tick, throttle, force, seek_force)
-    held = np.zeros(len(idx), dtype=bool)
-    if g.yield_to >= 0:  # waiting for another group to come through (:mod:`.right_of_way`)
-        at_point = float(to_go_at(g, grid, g.yield_point)[0])
-        plain_to_go = g.plain.dist[cells]
-        held, backing, wait_throttle = yield_throttle(
-            plain_to_go,
-            at_point,
-            np.hypot(*(b.pos - g.yield_point).T),
-            L,
-            g.arrived,
-            g.speed,
-            units.cruise_speed[idx],
-            b.v_fwd,
-            units.thrust[idx] / units.mass[idx],
-        )
+    if held.any():
         throttle = np.where(held, wait_throttle, throttle)
-        back_to = back_target(g.path, g.path_index, b.pos, nav.lookahead)  # stern toward it
-        back_steer = BACK_STEER * seek_steer(b.pos - back_to, b.fwd, b.left)
+        back_to = back_target(g.path, g.path_index, b.pos, nav.lookahead, ASIDE * L, grid.sees)
+        back_steer = BACK_STEER * seek_steer(b.pos - back_to, b.fwd, b.left)  # stern first
         back_force = nav.seek * steering_force * back_steer
         force = np.where(backing, back_force, np.where(held, seek_force, force))
     if wait is not None:

@@ -13,11 +13,12 @@ A real RTS gives one group the right of way and makes the other wait clear of th
   point, then the one with more still to come (fewer units wait), then the older order;
 - yielding (:func:`start_yield`, :func:`end_yields`, :func:`yield_throttle`): the other
   group's members not yet through the point wait in a queue from ``WAIT_BACK`` lengths off it,
-  backing out to their places from nearer, stern first back along their path
-  (:func:`back_target`); the group with the right of way no longer keeps right of them near the
-  point (which pressed its units into the door's jamb); the yield ends once no unit of the
-  group with the right of way is still to come through the point from within ``YIELD_NEAR``
-  lengths of it (or after ``YIELD_SECONDS``).
+  backing out to their places from nearer, stern first back along their path and ``ASIDE`` to
+  its right (:func:`back_target`; those coming up keep as far right); the group with the right
+  of way waits short of the point while a yielding unit is still in the door
+  (:func:`door_taken`) and does not keep right of them near it (which pressed its units into
+  the door's jamb); the yield ends once no unit of the group with the right of way is still to
+  come through the point from within ``YIELD_NEAR`` lengths of it (or after ``YIELD_SECONDS``).
 
 Distances "by route" are a group's distance field without congestion costs (world units); a
 member is through the point once on its far side by route and ``PAST`` of its lengths off it in
@@ -48,6 +49,7 @@ BACK_STEER = 0.3  # share of the seeking bow force a backing unit turns its ster
 # on a jamb, the full force's friction (40 N x 0.25) would outdo the reverse thrust (10 N)
 BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed) of a yielding unit
 BACK_WINDOW = 24  # path cells behind its place searched for a backing unit's nearest
+ASIDE = 1.0  # unit lengths right of its route a yielding unit waits (the other group exits left)
 
 
 def find_standoffs(
@@ -225,13 +227,25 @@ def yield_throttle(
 
 
 def back_target(
-    path: np.ndarray, path_index: np.ndarray, pos: np.ndarray, lookahead: int
+    path: np.ndarray,
+    path_index: np.ndarray,
+    pos: np.ndarray,
+    lookahead: int,
+    aside: np.ndarray,
+    sees,
 ) -> np.ndarray:
     """(m, 2) the point a unit backing out of a door steers its stern at: ``lookahead`` cells
     back along its group's ``path`` (K, 2) from the nearest of the ``BACK_WINDOW`` cells behind
-    its place there (``path_index`` (m,)) to ``pos`` (m, 2): the way it came, back through the
-    door (straight back from a unit that came in askew runs into the wall beside the door)."""
+    its place there (``path_index`` (m,)) to ``pos`` (m, 2), and ``aside`` (m,) world units to
+    the right of the path there where that is in line of sight from ``pos`` (``sees``:
+    ``Grid.sees``): the way it came, back through the door (straight back from a unit that came
+    in askew runs into the wall beside it), and off the other group's way out."""
     window = np.maximum(path_index[:, None] - np.arange(BACK_WINDOW)[None, :], 0)
     d = np.hypot(*(path[window] - pos[:, None, :]).transpose(2, 0, 1))
     near = window[np.arange(len(pos)), np.argmin(d, axis=1)]
-    return path[np.maximum(near - lookahead, 0)]
+    back = np.maximum(near - lookahead, 0)
+    along = path[np.minimum(back + 1, len(path) - 1)] - path[back]  # the path's way there
+    along = along / np.maximum(np.hypot(*along.T), 1e-9)[:, None]
+    right = np.stack([along[:, 1], -along[:, 0]], axis=1)
+    target = path[back] + aside[:, None] * right
+    return np.where(sees(pos, target)[:, None], target, path[back])
