@@ -8,9 +8,11 @@ A real RTS gives one group the right of way and makes the other wait clear of th
 - standoff (:func:`find_standoffs`): a unit with another group's unit ahead heading against it
   (as :func:`~.control.oncoming_ahead`), neither having made progress for ``STANDOFF_SECONDS``
   nor moving faster than ``STANDOFF_SLOW`` of its group's speed; the meeting point is halfway
-  between the closest such pair of the two groups;
-- right of way (:func:`has_right_of_way`): the group with more members through the meeting
-  point, then the one with more still to come (fewer units wait), then the older order;
+  between the closest such pair of the two groups; only in a narrow way (:func:`narrow`: in
+  the open keeping right passes them, and a whole group waiting there only costs time);
+- right of way (:func:`has_right_of_way`): the group with more members in the narrow way, then
+  the one with more through the meeting point, then the one with more still to come (fewer
+  units wait), then the older order;
 - yielding (:func:`start_yield`, :func:`end_yields`, :func:`yield_throttle`): the other
   group's members not yet through the point wait in a queue from ``WAIT_BACK`` lengths off it,
   backing out to their places from nearer, stern first back along their path and ``ASIDE`` to
@@ -22,8 +24,8 @@ A real RTS gives one group the right of way and makes the other wait clear of th
 
 Distances "by route" are a group's distance field without congestion costs (world units); a
 member is through the point once on its far side by route and ``PAST`` of its lengths off it in
-a straight line. Arrays over members (and over the stalled units of all groups); loops
-only over groups.
+a straight line. Arrays over members (and over the stalled units of all groups); loops only
+over groups.
 """
 
 from __future__ import annotations
@@ -36,20 +38,26 @@ from rigidflock.rts.navigation import Grid
 STANDOFF_SECONDS = 1.0  # nose to nose without progress this long: a standoff (backing: 3 s)
 STANDOFF_SLOW = 0.25  # and slower than this share of its group's speed
 STANDOFF_AHEAD = 3.0  # unit lengths: the other unit this close ahead (the oncoming range)
+NARROW = 1.0  # unit lengths: less free way than this to both sides of a standoff: no passing
 PAST = 1.0  # unit lengths: on the far side by route and this far off the point: through it
-WAIT_BACK = 2.5  # unit lengths off the meeting point: the nearest a yielding unit waits
-DOOR_REACH = 2.0  # unit lengths off the point: the group with the right of way waits for it
-CLEAR = 1.5  # unit lengths: a yielding unit nearer the point than this still takes the door
-WAIT_SPACING = 1.5  # unit lengths farther off for each yielding unit nearer than it
+# the yielding group's queue: the nearest waits WAIT_BACK lengths off the meeting point (the
+# door is half a length thick; the other group's unit is clear of it a length and a half past
+# the point), each next one WAIT_SPACING farther, ASIDE to the right of its route; farther back
+# and the yielding group takes too long to come through once the door is free (2.5 and 1.5
+# lengths left doorway_two_way a second or two over its limit on some seeds of 1-16)
+WAIT_BACK = 2.0
+WAIT_SPACING = 1.25
+ASIDE = 1.0  # (the other group comes out of the door to its left)
 BRAKE_SHARE = 0.75  # of full thrust / mass: the deceleration a yielding unit plans to stop at
-YIELD_NEAR = 8.0  # unit lengths: the other group's units this close to the point come first
-YIELD_SECONDS = 20.0  # a yield ends after this long whatever happens (the other group stuck)
+BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed) of a yielding unit
 BACK_THROTTLE = -1.0  # throttle of a yielding unit backing out to its place (out of the door)
 BACK_STEER = 0.3  # share of the seeking bow force a backing unit turns its stern with: pressed
 # on a jamb, the full force's friction (40 N x 0.25) would outdo the reverse thrust (10 N)
-BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed) of a yielding unit
 BACK_WINDOW = 24  # path cells behind its place searched for a backing unit's nearest
-ASIDE = 1.0  # unit lengths right of its route a yielding unit waits (the other group exits left)
+DOOR_REACH = 2.0  # unit lengths off the point: the group with the right of way waits for it
+CLEAR = 1.5  # unit lengths: a yielding unit nearer the point than this still takes the door
+YIELD_NEAR = 8.0  # unit lengths: the other group's units this close to the point come first
+YIELD_SECONDS = 20.0  # a yield ends after this long whatever happens (the other group stuck)
 
 
 def find_standoffs(
@@ -58,12 +66,13 @@ def find_standoffs(
     length: np.ndarray,
     group_of: np.ndarray,
     stalled: np.ndarray,
-) -> list[tuple[int, int, np.ndarray]]:
-    """Pairs of groups in a standoff: ``(a, b, point)`` with group ids a < b and the meeting
-    point (2,), halfway between the closest pair of their ``stalled`` (N,) bool units where one
+) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
+    """Pairs of groups in a standoff: ``(a, b, point, axis)`` with group ids a < b, the meeting
+    point (2,) halfway between the closest pair of their ``stalled`` (N,) bool units where one
     has the other within ``STANDOFF_AHEAD`` of its lengths (N,) ahead, within one length of its
-    bow line, heading against it (more than 90 degrees apart). ``pos`` (N, 2), ``angle`` (N,)
-    radians, ``group_of`` (N,) (-1: not ordered)."""
+    bow line, heading against it (more than 90 degrees apart), and the unit vector (2,) from
+    a's unit of the pair to b's. ``pos`` (N, 2), ``angle`` (N,) radians, ``group_of`` (N,)
+    (-1: not ordered)."""
     rows = np.flatnonzero(stalled & (group_of >= 0))
     if len(rows) < 2:
         return []
@@ -87,8 +96,28 @@ def find_standoffs(
         key = (int(a[k]), int(b[k]))
         if key not in seen:  # one entry per pair of groups (few), not per unit
             seen.add(key)
-            out.append((*key, 0.5 * (p[i[k]] + p[j[k]])))
+            axis = (p[j[k]] - p[i[k]]) / max(float(dist[k]), 1e-9)
+            out.append((*key, 0.5 * (p[i[k]] + p[j[k]]), axis))
     return out
+
+
+def squeezed(grid: Grid, pos: np.ndarray, axis: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """(k,) bool: neither side across ``axis`` (2,) (unit vector) from ``pos`` (k, 2) is in line
+    of sight ``NARROW`` of the ``length`` (k,) off (``Grid.sees``: free cells, with the
+    clearance): in a door or a squeeze, no room for two abreast."""
+    across = np.array([-axis[1], axis[0]])[None, :] * (NARROW * np.asarray(length))[:, None]
+    a = np.repeat(pos, 2, axis=0)
+    b = a + np.stack([across, -across], axis=1).reshape(-1, 2)
+    blocked = ~grid.sees(a, b)
+    return blocked[0::2] & blocked[1::2]
+
+
+def narrow(grid: Grid, point: np.ndarray, axis: np.ndarray, length: float) -> bool:
+    """Whether two units meeting at ``point`` (2,) along ``axis`` (2,) (unit vector) are in a
+    narrow way: :func:`squeezed` at some point within one ``length`` of ``point`` along the
+    axis. A door or a squeeze; in the open, or along one wall, they can pass."""
+    along = point + np.outer(np.linspace(-1.0, 1.0, 5) * length, axis)  # (5, 2)
+    return bool(squeezed(grid, along, axis, np.full(5, length)).any())
 
 
 def through(to_go: np.ndarray, at_point: float, off: np.ndarray, length: np.ndarray) -> np.ndarray:
@@ -99,13 +128,13 @@ def through(to_go: np.ndarray, at_point: float, off: np.ndarray, length: np.ndar
     return (to_go < at_point) & (off > PAST * length)
 
 
-def has_right_of_way(
-    through_a: int, coming_a: int, id_a: int, through_b: int, coming_b: int, id_b: int
-) -> bool:
-    """Whether group a goes first at a standoff with group b: more members ``through`` the
-    meeting point (the group already flowing through keeps the door), then more ``coming`` (the
-    fewer units wait), then the older order (the lower id)."""
-    return (through_a, coming_a, -id_a) > (through_b, coming_b, -id_b)
+def has_right_of_way(a: tuple, b: tuple) -> bool:
+    """Whether group a goes first at a standoff with group b, each given as (members in the
+    narrow way, members through the meeting point, members still to come, group id): more in
+    the narrow way (backing out of a door is slow: the group already in it keeps it), then more
+    through (the group already flowing through), then more to come (the fewer units wait),
+    then the older order (the lower id)."""
+    return (a[0], a[1], a[2], -a[3]) > (b[0], b[1], b[2], -b[3])
 
 
 def to_go_at(g: Group, grid: Grid, pts: np.ndarray) -> np.ndarray:
@@ -115,16 +144,22 @@ def to_go_at(g: Group, grid: Grid, pts: np.ndarray) -> np.ndarray:
     return g.plain.dist[grid.cell_of(np.asarray(pts, dtype=float).reshape(-1, 2))]
 
 
-def start_yield(a: Group, b: Group, point: np.ndarray, pos: np.ndarray, length, grid: Grid, tick):
-    """Settle a standoff of groups ``a`` and ``b`` at ``point`` (2,): the one without the right
-    of way yields to the other. ``pos`` (N, 2) and ``length`` (N,) over all units."""
+def start_yield(
+    a: Group, b: Group, point: np.ndarray, axis: np.ndarray, pos: np.ndarray, length, grid: Grid,
+    tick: int,
+) -> None:  # fmt: skip
+    """Settle a standoff of groups ``a`` and ``b`` at ``point`` (2,) along ``axis`` (2,) (see
+    :func:`find_standoffs`): the one without the right of way yields to the other. ``pos``
+    (N, 2) and ``length`` (N,) over all units."""
     counts = []
     for g in (a, b):
-        p = pos[g.members]
+        p, L = pos[g.members], length[g.members]
         at = float(to_go_at(g, grid, point)[0])
-        done = through(to_go_at(g, grid, p), at, np.hypot(*(p - point).T), length[g.members])
-        counts.append((int(done.sum()), int((~done & ~g.arrived).sum()), g.id))
-    loser, winner = (b, a) if has_right_of_way(*counts[0], *counts[1]) else (a, b)
+        done = through(to_go_at(g, grid, p), at, np.hypot(*(p - point).T), L)
+        coming = ~done & ~g.arrived
+        inside = coming & squeezed(grid, p, axis, L)
+        counts.append((int(inside.sum()), int(done.sum()), int(coming.sum()), g.id))
+    loser, winner = (b, a) if has_right_of_way(*counts) else (a, b)
     loser.yield_to, loser.yield_point, loser.yield_tick = winner.id, np.asarray(point), tick
 
 
@@ -165,11 +200,12 @@ def settle_standoffs(
     for g in groups.values():
         slow = speed[g.members] < STANDOFF_SLOW * g.speed  # a unit moving on is no standoff
         stalled[g.members] = ~g.arrived & (tick - g.progress_tick > limit) & slow
-    for a, b, point in find_standoffs(state.pos, state.angle, length, group_of, stalled):
+    for a, b, point, axis in find_standoffs(state.pos, state.angle, length, group_of, stalled):
         ga, gb = groups[a], groups[b]
         if ga.yield_to == b or gb.yield_to == a:
             continue
-        start_yield(ga, gb, point, state.pos, length, grid, tick)
+        if narrow(grid, point, axis, float(length[ga.members].max())):
+            start_yield(ga, gb, point, axis, state.pos, length, grid, tick)
 
 
 def door_taken(
