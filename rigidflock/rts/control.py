@@ -26,13 +26,7 @@ from rigidflock.model.state import State, Units
 from rigidflock.model.steering.pursuit import seek_steer
 from rigidflock.rts.groups import Group
 from rigidflock.rts.navigation import Grid
-from rigidflock.rts.right_of_way import (
-    ASIDE,
-    BACK_STEER,
-    back_target,
-    to_go_at,
-    yield_throttle,
-)
+from rigidflock.rts.right_of_way import ASIDE, stern_steer, yielding_members
 from rigidflock.rts.slots import deal_slots
 from rigidflock.scene import NavigationSpec
 
@@ -383,16 +377,9 @@ def control_group(
     meeting = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming & ~approach
     held = backing = np.zeros(len(idx), dtype=bool)
     if g.yield_to >= 0:  # waiting for another group to come through (:mod:`.right_of_way`)
-        held, backing, wait_throttle = yield_throttle(
-            g.plain.dist[cells],
-            float(to_go_at(g, grid, g.yield_point)[0]),
-            np.hypot(*(b.pos - g.yield_point).T),
-            L,
-            g.arrived,
-            g.speed,
-            units.cruise_speed[idx],
-            b.v_fwd,
-            units.thrust[idx] / units.mass[idx],
+        accel = units.thrust[idx] / units.mass[idx]
+        held, backing, wait_throttle = yielding_members(
+            g, grid, cells, b.pos, b.v_fwd, L, units.cruise_speed[idx], accel
         )
     # those waiting keep farther right, off the other group's way out of the door
     offset = np.where(held, ASIDE * L, KEEP_RIGHT * units.width[idx])
@@ -420,13 +407,13 @@ def control_group(
     throttle, force = back_off(g.backing_until > tick, throttle, force, seek_force)
     if held.any():
         throttle = np.where(held, wait_throttle, throttle)
-        back_to = back_target(g.path, g.path_index, b.pos, nav.lookahead, ASIDE * L, grid.sees)
-        back_steer = BACK_STEER * seek_steer(b.pos - back_to, b.fwd, b.left)  # stern first
-        back_force = nav.seek * steering_force * back_steer
-        force = np.where(backing, back_force, np.where(held, seek_force, force))
+        stern = (
+            nav.seek * steering_force * stern_steer(g, b.pos, b.fwd, b.left, L, nav.lookahead, grid)
+        )
+        force = np.where(backing, stern, np.where(held, seek_force, force))
     if wait is not None:
         throttle = np.where(wait, BRAKE_GAIN * -b.v_fwd / units.cruise_speed[idx], throttle)
-        held |= wait
+        held = held | wait
     # waiting is not being stuck: progress counts from where it waits
     g.best = np.where(held, np.inf, g.best)
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rigidflock.model.steering.pursuit import seek_steer
 from rigidflock.rts.groups import Group
 from rigidflock.rts.navigation import Grid
 
@@ -285,3 +286,40 @@ def back_target(
     right = np.stack([along[:, 1], -along[:, 0]], axis=1)
     target = path[back] + aside[:, None] * right
     return np.where(sees(pos, target)[:, None], target, path[back])
+
+
+def yielding_members(
+    g: Group,
+    grid: Grid,
+    cells: np.ndarray,
+    pos: np.ndarray,
+    v_fwd: np.ndarray,
+    length: np.ndarray,
+    cruise: np.ndarray,
+    accel: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`yield_throttle` for the members of ``g``, yielding, standing on ``cells`` (m,) at
+    ``pos`` (m, 2) with forward speed ``v_fwd`` (m,), ``length`` (m,), ``cruise`` (m,) and
+    ``accel`` (m,) (thrust / mass): (held, backing, throttle), arrays (m,)."""
+    at = float(to_go_at(g, grid, g.yield_point)[0])
+    off = np.hypot(*(pos - g.yield_point).T)
+    return yield_throttle(
+        g.plain.dist[cells], at, off, length, g.arrived, g.speed, cruise, v_fwd, accel
+    )
+
+
+def stern_steer(
+    g: Group,
+    pos: np.ndarray,
+    fwd: np.ndarray,
+    left: np.ndarray,
+    length: np.ndarray,
+    lookahead: int,
+    grid: Grid,
+) -> np.ndarray:
+    """(m,) the steer in [-``BACK_STEER``, ``BACK_STEER``] that turns the bow of each member of
+    ``g`` (at ``pos`` (m, 2), bow along ``fwd`` (m, 2), port ``left`` (m, 2)) away from its
+    :func:`back_target` (``ASIDE`` of its ``length`` (m,) right of the path), so that backing
+    it goes there stern first."""
+    back_to = back_target(g.path, g.path_index, pos, lookahead, ASIDE * length, grid.sees)
+    return BACK_STEER * seek_steer(pos - back_to, fwd, left)
