@@ -91,14 +91,13 @@ def find_standoffs(
     dist = np.hypot(*(p[j] - p[i]).T)
     a, b = np.minimum(g[i], g[j]), np.maximum(g[i], g[j])
     order = np.lexsort((dist, b, a))  # per group pair, the closest units first
+    a, b = a[order], b[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
     out = []
-    seen = set()
-    for k in order:
-        key = (int(a[k]), int(b[k]))
-        if key not in seen:  # one entry per pair of groups (few), not per unit
-            seen.add(key)
-            axis = (p[j[k]] - p[i[k]]) / max(float(dist[k]), 1e-9)
-            out.append((*key, 0.5 * (p[i[k]] + p[j[k]]), axis))
+    for k, ga, gb in zip(order[first], a[first], b[first], strict=True):  # pairs of groups
+        axis = (p[j[k]] - p[i[k]]) / max(float(dist[k]), 1e-9)
+        out.append((int(ga), int(gb), 0.5 * (p[i[k]] + p[j[k]]), axis))
     return out
 
 

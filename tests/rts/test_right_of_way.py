@@ -66,6 +66,17 @@ def test_a_standoff_in_the_door_is_narrow_one_in_the_open_or_by_one_wall_is_not(
     assert not R.narrow(grid, np.array([35.5, 10.0]), np.array([0.0, 1.0]), L4)
 
 
+def test_one_standoff_per_pair_of_groups_met_at_their_closest_units():
+    """Two east-bound units of group 0 side by side, each nose to nose with a west-bound unit
+    of group 2: one standoff, halfway between the closer pair; group 1's unit far off."""
+    pos = np.array([[28.0, 10.0], [28.0, 12.5], [31.0, 10.0], [33.0, 12.5], [50.0, 3.0]])
+    angle = np.array([0.0, 0.0, np.pi, np.pi, np.pi])
+    group_of = np.array([0, 0, 2, 2, 1])
+    found = R.find_standoffs(pos, angle, np.full(5, L4), group_of, np.ones(5, bool))
+    assert [(a, b) for a, b, _, _ in found] == [(0, 2)]
+    np.testing.assert_allclose(found[0][2], [29.5, 10.0])
+
+
 def test_no_standoff_while_one_of_them_still_makes_progress_or_within_one_group():
     pos, angle, length, group_of = nose_to_nose()
     assert R.find_standoffs(pos, angle, length, group_of, np.array([1, 0, 1, 1], bool)) == []
