@@ -368,6 +368,8 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
     felt = out.felt
     n = pos.shape[0]
     p = n - 1  # the player's row, when there is one
+    avoid_finite = math.isfinite(w_avoid * S)  # then w_avoid * S * turn * 0.0 is +-0.0
+    has_obstacles = o_items.shape[0] > 0
     for u in nb.prange(n):
         c, s, hx, hy = _heading(vel[u, 0], vel[u, 1], angle[u])
         heading[u, 0] = hx
@@ -402,20 +404,23 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
             at = (pos[u, 0], pos[u, 1])
             # scratch[u]: preallocated, no allocation per unit in the loop
             cells = scratch[u]
-            nc = _cells_around(at, (ox, oy, sx, sy, ncx, ncy), offx, offy, wrap, cells)
-            total, nearest, urg, cgap, on_port, on_stbd = _obstacle_feelers(
+            nc = 0  # no obstacles: no cells to search
+            if has_obstacles:
+                nc = _cells_around(at, (ox, oy, sx, sy, ncx, ncy), offx, offy, wrap, cells)
+            total, nearest, urg, cgap, on_port, on_stbd, near = _obstacle_feelers(
                 at, (hx, hy, c, s), feeler, (clearance, touch, length[u]), obs, o_start, o_items,
                 nc, cells, (w, h, wrap),
             )  # fmt: skip
             felt[u] = nearest
             if walls:
-                total, urg, cgap, on_port, on_stbd = _wall_feelers(
-                    (total, urg, cgap, on_port, on_stbd), at, (hx, hy, c, s), feeler,
+                total, urg, cgap, on_port, on_stbd, near = _wall_feelers(
+                    (total, urg, cgap, on_port, on_stbd, near), at, (hx, hy, c, s), feeler,
                     (touch, length[u]), w, h,
                 )  # fmt: skip
-            # the blocked interval (``avoidance.blocked``): grown until no interval adds to it
+            # the blocked interval (``avoidance.blocked``): grown until no interval adds to it;
+            # with no surface within the spans' reach it stays (0, 0) (most units, most ticks)
             lo = hi = 0.0
-            while True:
+            while near:
                 nlo, nhi = _obstacle_spans(
                     (lo, hi), at, (hx, hy), feeler, clearance, obs, o_start, o_items, nc,
                     cells, (w, h, wrap),
@@ -425,11 +430,6 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
                 if nlo == lo and nhi == hi:
                     break
                 lo, hi = nlo, nhi
-            # ``avoidance.escape``: toward the end nearer the bow (``avoidance.bow_angle``)
-            bow = math.atan2(s * hx - c * hy, c * hx + s * hy)
-            port = hi - bow < bow - lo
-            turn = 1.0 if port else -1.0
-            end = hi if port else lo
             # priority (``blend._finish``): the other rules turn a unit away from a surface it
             # touches beside it and give way as a felt surface nears; touching one ahead,
             # only the escape steers
@@ -437,8 +437,18 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
             least = w_avoid * S * GUARD_TURN
             g_lo = (0.0 if on_port else least) if on_stbd else -np.inf
             g_hi = (0.0 if on_stbd else -least) if on_port else np.inf
-            fs = (1.0 - urg) * min(max(fs, g_lo), g_hi) + w_avoid * S * turn * total
-            if cgap < np.inf:
-                cmd = CONTACT_GAIN * min(max((end - bow) / math.pi, -1.0), 1.0)
-                fs = w_avoid * S * cmd
+            kept = (1.0 - urg) * min(max(fs, g_lo), g_hi)
+            if total == 0.0 and not cgap < np.inf and kept != 0.0 and avoid_finite:
+                # the escape adds +-0.0 to a nonzero force: the same bits without its direction
+                fs = kept
+            else:
+                # ``avoidance.escape``: toward the end nearer the bow (``avoidance.bow_angle``)
+                bow = math.atan2(s * hx - c * hy, c * hx + s * hy)
+                port = hi - bow < bow - lo
+                turn = 1.0 if port else -1.0
+                end = hi if port else lo
+                fs = kept + w_avoid * S * turn * total
+                if cgap < np.inf:
+                    cmd = CONTACT_GAIN * min(max((end - bow) / math.pi, -1.0), 1.0)
+                    fs = w_avoid * S * cmd
         force[u] = fs
