@@ -4,7 +4,8 @@ damping and the bow force (the README's "The model: decisions").
 All inputs are per-unit arrays; all outputs are world-frame force (N, 2) in newtons and torque (N,)
 in newton-metres about the centre of mass, ready for one batch write to pymunk.
 :func:`_unit_forces` is the one definition of the arithmetic (compiled, per unit):
-:func:`vehicle_forces_into` runs it for the simulation, :func:`vehicle_forces` is its allocating
+:func:`vehicle_forces_rows` runs it for the simulation (into pymunk's batch buffer),
+:func:`vehicle_forces_into` into arrays, :func:`vehicle_forces` is its allocating
 numpy-facing form, and :func:`force_vectors` gives the forces one by one for drawing.
 """
 
@@ -68,7 +69,7 @@ def vehicle_forces_into(
     torque,
 ):
     """:func:`vehicle_forces` writing into ``force`` (N, 2) and ``torque`` (N,), unit by unit
-    without temporaries (the simulation's per-tick path)."""
+    without temporaries."""
     for u in nb.prange(angle.shape[0]):
         c, s, fs, thrust_mag, rx, ry, dx, dy = _unit_forces(
             angle[u], vel[u, 0], vel[u, 1], omega[u], throttle[u], steer_force[u], length[u],
@@ -77,6 +78,35 @@ def vehicle_forces_into(
         force[u, 0] = thrust_mag * c + dx - fs * s
         force[u, 1] = thrust_mag * s + dy + fs * c
         torque[u] = (rx * dy - ry * dx) - angular_damping[u] * omega[u] + 0.5 * length[u] * fs
+
+
+@nb.njit(cache=True, parallel=True)
+def vehicle_forces_rows(
+    angle,
+    vel,
+    omega,
+    throttle,
+    steer_force,
+    length,
+    thrust,
+    max_steer,
+    drag_k,
+    angular_damping,
+    rows,
+    out,
+):
+    """:func:`vehicle_forces_into` writing unit u's force and torque into ``out[rows[u]]``
+    (``out`` (B, 3): force x, force y, torque per row of pymunk's batch buffer; ``rows`` (N,)),
+    the same arithmetic: the simulation fills the batch write straight from the kernel."""
+    for u in nb.prange(angle.shape[0]):
+        c, s, fs, thrust_mag, rx, ry, dx, dy = _unit_forces(
+            angle[u], vel[u, 0], vel[u, 1], omega[u], throttle[u], steer_force[u], length[u],
+            thrust[u], max_steer[u], drag_k[u],
+        )  # fmt: skip
+        r = rows[u]
+        out[r, 0] = thrust_mag * c + dx - fs * s
+        out[r, 1] = thrust_mag * s + dy + fs * c
+        out[r, 2] = (rx * dy - ry * dx) - angular_damping[u] * omega[u] + 0.5 * length[u] * fs
 
 
 def vehicle_forces(
