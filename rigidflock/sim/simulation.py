@@ -202,7 +202,7 @@ class Simulation:
             buf, rows = self.world.force_buffer()
             vehicle.vehicle_forces_rows(
                 st.angle, st.vel, st.omega, throttle, fs, u.length, u.thrust, u.max_steer,
-                u.drag_k, u.angular_damping, rows, buf,
+                u.drag_k, u.angular_damping, self._steerer.trig, rows, buf,
             )  # fmt: skip
             t2 = clock()
             self.world.write_forces()

@@ -238,6 +238,9 @@ class Steerer:
         self._gap = np.full(units.n, np.inf)
         self._nn = np.full(n_ai, np.inf)
         self._scratch = np.empty((units.n, 9), np.int64)
+        # (N, 3) each unit's cos, sin and the angle they are of: computed once a tick by the
+        # first pass that needs them, reused by the others and by the vehicle forces
+        self.trig = np.full((units.n, 3), np.nan)
         self._rows_built = -1  # the neighbour-list build the per-unit rows were made from
         self._family = np.ascontiguousarray(units.family, dtype=np.int64)
         self._role = np.ascontiguousarray(units.role, dtype=np.int64)
@@ -321,7 +324,8 @@ class Steerer:
             self._row_family, view_r, sep_r, lead_r, length, search, VIEW_CODES[rules.view],
             rules.back_view_angle_factor, rules.front_view_angle_factor,
         )  # fmt: skip
-        kernels.pair_pass(self._rows, self._row_bodies, pair_rules, self._box, self._sums())
+        kernels.pair_pass(self._rows, self._row_bodies, pair_rules, self._box, self._sums(),
+                          self.trig)  # fmt: skip
 
     def _unit_bundles(self, rules, roles) -> tuple[kernels.UnitRules, kernels.Weights]:
         """The unit pass's rules and weights, made again only when the rules or roles change
@@ -395,7 +399,7 @@ class Steerer:
         kernels.unit_pass(
             kernels.Bodies(pos, vel, st.angle), self._sums(), unit_rules, weights, grid,
             self._box, kernels.UnitOut(out.force, out.heading, out.leader, out.feeler_end,
-            out.target, out.felt), self._scratch,
+            out.target, out.felt), self._scratch, self.trig,
         )  # fmt: skip
         t2 = time.perf_counter()
         self.threads.end(t2 - t1)

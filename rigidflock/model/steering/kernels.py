@@ -195,14 +195,29 @@ def gather_rows(order, bodies, key, out, out_key):
 # body and for arrays unpacked through a temporary tuple (``a, b, c, d = t.a, t.b, ...``).
 
 
+@nb.njit(cache=True, inline="always")
+def _cos_sin(a, trig, u):
+    """cos and sin of unit u's angle ``a``: from the cache ``trig`` (N, 3) (cos, sin, the angle
+    they are of) when it holds this angle, else computed and cached. A zero angle is always
+    computed (``-0.0 == 0.0`` but their sines differ in sign), a NaN never matches."""
+    if a == trig[u, 2] and a != 0.0:
+        return trig[u, 0], trig[u, 1]
+    c, s = math.cos(a), math.sin(a)
+    trig[u, 0] = c
+    trig[u, 1] = s
+    trig[u, 2] = a
+    return c, s
+
+
 @nb.njit(cache=True, parallel=True)
-def pair_pass(rows, bodies, rules, box, out):
+def pair_pass(rows, bodies, rules, box, out, trig):
     """Each row a against its candidate partners b (:class:`Rows`): partners closer than
     ``rules.search_r`` feed the rule sums (:class:`PairSums`, written to ``out`` at the row's
     unit ``rows.unit[a]``; ``flock`` per entry of ``nbr``), as the numpy rules define them.
     ``bodies`` and ``rules`` are in row order: renumbered so that neighbours sit close in
     memory (:func:`~.cells.ordered_rows`). Rows run in parallel; each sums its own partners in a
-    fixed order, so results do not depend on the threads or the numbering."""
+    fixed order, so results do not depend on the threads or the numbering. ``trig`` (N, 3): each
+    unit's cos, sin and angle, cached by unit for the unit pass and the vehicle forces."""
     ptr, nbr, pos, vel, angle = rows.ptr, rows.nbr, bodies.pos, bodies.vel, bodies.angle
     unit = rows.unit
     family, view_r, sep_r, lead_r = rules.family, rules.view_r, rules.sep_r, rules.lead_r
@@ -222,7 +237,7 @@ def pair_pass(rows, bodies, rules, box, out):
         nc = nfa = 0
         gap_a = np.inf
         nn2 = np.inf
-        ca, sa = math.cos(angle[a]), math.sin(angle[a])
+        ca, sa = _cos_sin(angle[a], trig, unit[a])
         pax, pay = pos[a, 0], pos[a, 1]
         fam_a, view_a, sep_a, lead_a, len_a = family[a], view_r[a], sep_r[a], lead_r[a], length[a]
         # Branch-free body: every test is a bool combined with &, and a term t enters a sum as
@@ -293,11 +308,10 @@ def _turn(ux, uy, hx, hy, lx, ly):
 
 
 @nb.njit(cache=True, inline="always")
-def _heading(vx, vy, angle):
-    """A unit's bow (c, s) and direction of travel (hx, hy), as ``state.headings``.
-    (The helpers take numbers, not arrays: an array handed to an inlined helper is reference
-    counted once per unit.)"""
-    c, s = math.cos(angle), math.sin(angle)
+def _heading(vx, vy, c, s):
+    """A unit's bow (c, s) (cos and sin of its angle) and direction of travel (hx, hy), as
+    ``state.headings``. (The helpers take numbers, not arrays: an array handed to an inlined
+    helper is reference counted once per unit.)"""
     speed = math.hypot(vx, vy)
     if speed > 1e-6:
         return c, s, vx / speed, vy / speed
@@ -340,10 +354,11 @@ def _aim(offset, vel_u, vel_p, intercept):
 
 
 @nb.njit(cache=True, parallel=True)
-def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
+def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
     """Per unit: heading, blended flocking terms (``sums`` from :func:`pair_pass`), leader
     flag, chase/intercept, feelers against obstacles (through ``grid``) and walls; results into
-    ``out`` (:class:`UnitOut`). ``scratch``: (N, 9) int64 work space.
+    ``out`` (:class:`UnitOut`). ``scratch``: (N, 9) int64 work space; ``trig``: the cos/sin
+    cache of :func:`pair_pass` (filled here for units it has not seen).
 
     Mirrors ``blend._finish`` and ``avoidance`` (the numpy definitions)."""
     pos, vel, angle = bodies.pos, bodies.vel, bodies.angle
@@ -371,7 +386,8 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
     avoid_finite = math.isfinite(w_avoid * S)  # then w_avoid * S * turn * 0.0 is +-0.0
     has_obstacles = o_items.shape[0] > 0
     for u in nb.prange(n):
-        c, s, hx, hy = _heading(vel[u, 0], vel[u, 1], angle[u])
+        c, s = _cos_sin(angle[u], trig, u)
+        c, s, hx, hy = _heading(vel[u, 0], vel[u, 1], c, s)
         heading[u, 0] = hx
         heading[u, 1] = hy
         lx, ly = -s, c  # the body's port axis
