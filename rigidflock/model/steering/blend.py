@@ -33,7 +33,7 @@ from rigidflock.model.state import (
     Units,
     headings,
 )
-from rigidflock.model.steering import avoidance, cells, flocking, kernels, pursuit
+from rigidflock.model.steering import avoidance, cells, clearmap, flocking, kernels, pursuit
 from rigidflock.model.steering.neighbours import VerletPairs, directed, pairs_cells
 from rigidflock.model.steering.threads import ThreadPolicy
 from rigidflock.model.steering.view import VIEW_CODES, in_view
@@ -260,15 +260,19 @@ class Steerer:
         self._unit_cache = None  # (rules, roles, (UnitRules, Weights)) last used
         self._geometry_cache = None  # (rules, (radii, search radius, obstacle grid)) last used
 
-    def _obstacle_grid_for(self, reach: float):
-        """A static cell grid of obstacle centres with cells at least ``reach`` wide (built once,
-        again only if the feeler reach grows)."""
+    def _obstacle_grid_for(self, reach: float, feeler: float):
+        """A static cell grid of obstacle centres with cells at least ``reach`` wide and its
+        clear map for feelers up to ``feeler`` long (built once, again only if the feeler reach
+        grows)."""
         if self._grid is not None and self._grid[0] >= reach:
             return self._grid[1]
         obs = self.world.obstacles
         if len(obs) == 0:
+            clear = clearmap.ClearMap(np.zeros(1, np.bool_), np.zeros(2), np.ones(2),
+                                      np.ones(2, np.int64), self._wrap)  # fmt: skip
             grid = kernels.ObstacleGrid(self._obs, np.zeros(2, np.int64), np.zeros(0, np.int64),
-                                        np.zeros(2), np.ones(2), np.ones(2, np.int64))  # fmt: skip
+                                        np.zeros(2), np.ones(2), np.ones(2, np.int64),
+                                        clear)  # fmt: skip
             self._grid = (np.inf, grid)
             return grid
         centres = np.ascontiguousarray(obs[:, :2])
@@ -281,8 +285,15 @@ class Steerer:
         ncx, ncy = cells.grid_shape(ex, ey, reach, len(obs))
         sx, sy = ex / ncx, ey / ncy
         _, start, items = cells.bin_points(centres, ox, oy, sx, sy, ncx, ncy)
+        # reach bounds the feeler and span tests; the contact and guard reach a touch further
+        u = self.units
+        clearance = float((u.width / 2 + u.length / 2).max()) if u.n else 0.0
+        touch = float(touch_distance(u).max()) if u.n else 0.0
+        far = clearmap.reach(feeler, float(obs[:, 2].max()), clearance, touch)
+        clear = clearmap.build(centres, far, self._size, self._wrap)
         grid = kernels.ObstacleGrid(self._obs, start, items, np.array([ox, oy]),
-                                    np.array([sx, sy]), np.array([ncx, ncy], np.int64))  # fmt: skip
+                                    np.array([sx, sy]), np.array([ncx, ncy], np.int64),
+                                    clear)  # fmt: skip
         self._grid = (reach, grid)
         return grid
 
@@ -359,7 +370,8 @@ class Steerer:
         feeler_len = units.length * rules.feeler_factor
         reach = float(feeler_len.max() + (obs[:, 2].max() if len(obs) else 0.0)
                       + (units.width / 2 + units.length / 2).max())  # fmt: skip
-        geometry = (radii_, search, self._obstacle_grid_for(reach))
+        feeler = float(feeler_len.max()) if units.n else 0.0
+        geometry = (radii_, search, self._obstacle_grid_for(reach, feeler))
         self._geometry_cache = (rules, geometry)
         return geometry
 

@@ -6,9 +6,9 @@ unit-obstacle pairs) without numpy temporaries. Tests compare the two. Arguments
 bundles (``typing.NamedTuple`` s of arrays and scalars, which numba takes apart by attribute);
 the small helpers are inlined into the loops. Kernels are compiled on first use and cached on disk
 (``cache=True``), so only the first run on a machine pays the compile time. Numba's cache watches
-this file only: after editing a helper imported from ``torus``, ``view``, ``cells`` or
-``avoidance_kernels``, touch
-this file (or clear ``__pycache__``) so the kernels are compiled again.
+this file only: after editing a helper imported from ``torus``, ``view``, ``cells``,
+``clearmap`` or ``avoidance_kernels``, touch this file (or clear ``__pycache__``) so the kernels
+are compiled again.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from rigidflock.model.steering.avoidance_kernels import (
     _wall_spans,
 )
 from rigidflock.model.steering.cells import cell_offsets
+from rigidflock.model.steering.clearmap import ClearMap, is_clear
 from rigidflock.model.steering.flocking import ATAN_POLY
 from rigidflock.model.steering.view import in_narrow_cone, seen
 from rigidflock.model.torus import min_image_2d
@@ -129,7 +130,8 @@ class UnitRules(NamedTuple):
 class ObstacleGrid(NamedTuple):
     """Obstacles (M, 3) cx, cy, r, binned by centre (``start``/``items`` from
     :func:`~.cells.bin_points`) into ``shape`` (2,) cells of size ``cell`` (2,) from ``origin``
-    (2,), each at least the largest feeler reach."""
+    (2,), each at least the largest feeler reach; ``clear``: where no obstacle is within reach
+    (:mod:`~.clearmap`: the search is skipped there)."""
 
     obs: np.ndarray
     start: np.ndarray
@@ -137,6 +139,7 @@ class ObstacleGrid(NamedTuple):
     origin: np.ndarray
     cell: np.ndarray
     shape: np.ndarray
+    clear: ClearMap
 
 
 class UnitOut(NamedTuple):
@@ -373,6 +376,9 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
     obs, o_start, o_items = grid.obs, grid.start, grid.items
     ox, oy, sx, sy = grid.origin[0], grid.origin[1], grid.cell[0], grid.cell[1]
     ncx, ncy = grid.shape[0], grid.shape[1]
+    marked, clear_wrap = grid.clear.marked, grid.clear.wrap
+    clear_layout = (grid.clear.origin[0], grid.clear.origin[1], grid.clear.cell[0],
+                    grid.clear.cell[1], grid.clear.shape[0], grid.clear.shape[1])  # fmt: skip
     w, h, wrap = box.w, box.h, box.wrap
     offx, offy = cell_offsets(ncx, wrap), cell_offsets(ncy, wrap)
     force = out.force  # outputs: one plain assignment each (see above)
@@ -420,8 +426,8 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
             at = (pos[u, 0], pos[u, 1])
             # scratch[u]: preallocated, no allocation per unit in the loop
             cells = scratch[u]
-            nc = 0  # no obstacles: no cells to search
-            if has_obstacles:
+            nc = 0  # no obstacle within reach: no cells to search
+            if has_obstacles and not is_clear(at[0], at[1], marked, clear_layout, clear_wrap):
                 nc = _cells_around(at, (ox, oy, sx, sy, ncx, ncy), offx, offy, wrap, cells)
             total, nearest, urg, cgap, on_port, on_stbd, near = _obstacle_feelers(
                 at, (hx, hy, c, s), feeler, (clearance, touch, length[u]), obs, o_start, o_items,
