@@ -230,17 +230,26 @@ class Steerer:
         self.verlet = VerletPairs(skin)
         self.threads = ThreadPolicy()  # one thread or all, whichever the passes run faster on
         n_ai = units.n_ai
-        self._coh = np.zeros((n_ai, 2))
-        self._ali = np.zeros((n_ai, 2))
-        self._cnt = np.zeros(n_ai, np.int64)
-        self._sep = np.zeros(n_ai)
-        self._nf = np.zeros(n_ai, np.int64)
-        self._gap = np.full(units.n, np.inf)
-        self._nn = np.full(n_ai, np.inf)
-        self._scratch = np.empty((units.n, 9), np.int64)
+        # The pair pass's results per unit, side by side in one record per unit (views of two
+        # arrays): the pass visits units in cell order, so its writes scatter; together they
+        # touch 2-3 cache lines per unit, not 8 (at 100,000 units those misses were about half
+        # the pass).
+        rec = np.zeros((units.n, 10))
+        counts = np.zeros((units.n, 2), np.int64)
+        self._coh = rec[:n_ai, 0:2]
+        self._ali = rec[:n_ai, 2:4]
+        self._sep = rec[:n_ai, 4]
+        self._gap = rec[:, 5]
+        self._gap[:] = np.inf
+        self._nn = rec[:n_ai, 6]
+        self._nn[:] = np.inf
         # (N, 3) each unit's cos, sin and the angle they are of: computed once a tick by the
         # first pass that needs them, reused by the others and by the vehicle forces
-        self.trig = np.full((units.n, 3), np.nan)
+        self.trig = rec[:, 7:10]
+        self.trig[:] = np.nan
+        self._cnt = counts[:n_ai, 0]
+        self._nf = counts[:n_ai, 1]
+        self._scratch = np.empty((units.n, 9), np.int64)
         self._rows_built = -1  # the neighbour-list build the per-unit rows were made from
         self._family = np.ascontiguousarray(units.family, dtype=np.int64)
         self._role = np.ascontiguousarray(units.role, dtype=np.int64)
