@@ -57,7 +57,8 @@ class Steering:
     # (Steerer only; see ``model.metrics.nn_completed``)
     nn: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     nn_radius: float = 0.0  # the search radius of ``nn``
-    # (looking units (P,), partners (P,), mask (P,)): the flocking pairs, assembled on demand
+    # the flocking pairs, assembled on demand: (looking units (P,), partners (P,), mask (P,)),
+    # or the Steerer's candidate rows and their mask (ptr, nbr, order, mask; cells.row_pairs)
     pair_source: tuple = field(default_factory=tuple, repr=False)
     _pairs: tuple | None = field(default=None, repr=False)
 
@@ -67,7 +68,11 @@ class Steering:
         if self._pairs is None:
             if not self.pair_source:
                 return np.zeros(0, np.intp), np.zeros(0, np.intp)
-            i, j, mask = self.pair_source
+            if len(self.pair_source) == 4:
+                ptr, nbr, order, mask = self.pair_source
+                i, j = cells.row_pairs(ptr, nbr, order)
+            else:
+                i, j, mask = self.pair_source
             self._pairs = (i[mask].astype(np.intp), j[mask].astype(np.intp))
         return self._pairs
 
@@ -319,11 +324,10 @@ class Steerer:
         unit's partners sit close in memory (made again only when the neighbour list is: see
         :meth:`~.neighbours.VerletPairs.ordered_rows`). Each unit keeps its partners'
         sequence (ascending unit number), so the sums are the same bits in any numbering."""
-        ptr, nbr, order, owner, partner = self.verlet.ordered_rows(pos_ai, search, self.world.box)
+        ptr, nbr, order = self.verlet.ordered_rows(pos_ai, search, self.world.box)
         if self._rows_built != self.verlet.builds:
             n_ai = self.units.n_ai
             self._rows = kernels.Rows(ptr, nbr, order)
-            self._owner, self._partner = owner, partner
             self._flock = np.zeros(len(self._rows.nbr), dtype=np.bool_)
             self._row_bodies = kernels.Bodies(np.empty((n_ai, 2)), np.empty((n_ai, 2)),
                                               np.empty(n_ai))  # fmt: skip
@@ -403,7 +407,8 @@ class Steerer:
             t1 = time.perf_counter()
             bodies_ai = kernels.Bodies(pos[:n_ai], vel[:n_ai], st.angle)
             self._pair_pass(bodies_ai, rules, family, radii_, search)
-            pairs = (self._owner, self._partner, self._flock.copy())
+            r = self._rows
+            pairs = (r.ptr, r.nbr, r.unit, self._flock.copy())
         out = Steering(
             force=np.empty(n),
             heading=np.empty((n, 2)),

@@ -157,7 +157,7 @@ class VerletPairs:
 
     def ordered_rows(self, pos: np.ndarray, radius: float, box: np.ndarray | None):
         """The candidates as rows of units renumbered in cell order
-        (:func:`~.cells.ordered_rows`: ptr, nbr, order, owner, partner); rebuilt when stale,
+        (:func:`~.cells.ordered_rows`: ptr, nbr, order); rebuilt when stale,
         else the last build's arrays (``builds`` tells them apart). Runs on numba's threads
         when there are several."""
         import numba as nb
@@ -173,7 +173,7 @@ class VerletPairs:
             r = float(radius + self.skin)
             if len(p) < 2:
                 none = np.zeros(0, np.int64)
-                self.ordered = (np.zeros(len(p) + 1, np.int64), none, np.arange(len(p)), none, none)
+                self.ordered = (np.zeros(len(p) + 1, np.int64), none, np.arange(len(p)))
             elif box is None:
                 self.ordered = ordered_rows(p, r, 0.0, 0.0, False)
             else:

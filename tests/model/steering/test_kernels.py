@@ -148,6 +148,8 @@ def test_renumbered_rows_give_the_same_sums_bit_for_bit(scene_from, seed):
     for name, got in renumbered.items():
         assert getattr(sums, name).tobytes() == got.tobytes(), name
     # the same flocking pairs, numbered as the units are
-    mine = set(zip(steerer._owner[steerer._flock], steerer._partner[steerer._flock], strict=True))
+    r = steerer._rows
+    owner, partner = cells.row_pairs(r.ptr, r.nbr, r.unit)
+    mine = set(zip(owner[steerer._flock], partner[steerer._flock], strict=True))
     plain = np.repeat(np.arange(n_ai), np.diff(ptr))
     assert mine == set(zip(plain[sums.flock], nbr[sums.flock], strict=True))

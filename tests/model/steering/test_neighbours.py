@@ -125,11 +125,12 @@ def test_verlet_rows_equal_the_rows_of_the_candidates():
 @given(seed=st.integers(0, 2**32 - 1), wrap=st.booleans(), n=st.integers(2, 400))
 def test_ordered_rows_are_the_rows_of_the_pair_list_renumbered(seed, wrap, n):
     """Rows of units renumbered in cell order: row p is unit order[p] with the partners (and
-    their sequence) ``to_rows`` gives that unit, as row numbers; owner/partner name them."""
+    their sequence) ``to_rows`` gives that unit, as row numbers; ``row_pairs`` names them."""
     from rigidflock.model.steering.cells import (
         cell_pairs,
         ordered_rows,
         ordered_rows_serial,
+        row_pairs,
         to_rows,
     )
 
@@ -139,10 +140,11 @@ def test_ordered_rows_are_the_rows_of_the_pair_list_renumbered(seed, wrap, n):
     if n > 10:
         pos[:5] = pos[5:10] + 1e-3  # near-duplicates
     w, h = (200.0, 150.0) if wrap else (0.0, 0.0)
-    ptr, nbr, order, owner, partner = ordered_rows(pos, 13.0, w, h, wrap)
+    ptr, nbr, order = ordered_rows(pos, 13.0, w, h, wrap)
+    owner, partner = row_pairs(ptr, nbr, order)
     ref_ptr, ref_nbr = to_rows(*cell_pairs(pos, 13.0, w, h, wrap), n)
     one_pass = ordered_rows_serial(pos, 13.0, w, h, wrap)  # the one-thread build: same arrays
-    for a, b in zip(one_pass, (ptr, nbr, order, owner, partner), strict=True):
+    for a, b in zip(one_pass, (ptr, nbr, order), strict=True):
         np.testing.assert_array_equal(a, b)
     assert sorted(order) == list(range(n))
     for p in range(n):
