@@ -29,6 +29,7 @@ from rigidflock.rts import navigation
 from rigidflock.rts.control import SLOW_STUCK, control_group, oncoming_ahead
 from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.slots import assign_nearest, formation_slots
+from rigidflock.rts.wall_slide import Walls, slide_along_walls
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 
 HALF_WIDTH_MARGIN = 1.25  # auto clearance: this many half-widths of the widest unit
@@ -59,6 +60,7 @@ class Orders:
         self.search_seconds = 0.0  # time spent in route searches (bench reports it)
         self.searches = 0
         self._grid: navigation.Grid | None = None
+        self._walls: Walls | None = None
 
     @property
     def grid(self) -> navigation.Grid:
@@ -75,6 +77,16 @@ class Orders:
                 preferred=self.preferred,
             )
         return self._grid
+
+    @property
+    def walls(self) -> Walls:
+        """The scene's walls and buildings as segments (:mod:`.wall_slide`)."""
+        if self._walls is None:
+            sc = self.scene
+            self._walls = Walls.of_scene(
+                [(w.start, w.end, w.thickness) for w in sc.walls], self.buildings
+            )
+        return self._walls
 
     def _field(self, goal, extra_cost=None) -> navigation.Field:
         t0 = time.perf_counter()
@@ -144,6 +156,7 @@ class Orders:
         """A new building: rebuild the grid, re-route every group, move slots it covers."""
         self.buildings.append(np.asarray(building.polygon, dtype=float))
         self._grid = None
+        self._walls = None
         for g in self.groups.values():
             g.field = self._field(g.goal)
             self._new_path(g, state)
@@ -173,6 +186,9 @@ class Orders:
                 oncoming = oncoming_ahead(state.pos, state.angle, self.group_of, g.members, L)
             c = control_group(
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt, oncoming
+            )
+            c = slide_along_walls(
+                c, g, state, self.units, self.scene.navigation, self.walls, self.grid, S
             )
             out.force[g.members] = c.force
             out.throttle[g.members] = c.throttle
