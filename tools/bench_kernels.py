@@ -54,9 +54,10 @@ def main() -> int:
     )  # fmt: skip
 
     def unit(**off):
-        sums, box, scratch = steer._sums(), steer._box, steer._scratch
+        sums, box, scratch, trig = steer._sums(), steer._box, steer._scratch, steer.trig
         on = unit_rules._replace(**off)
-        return lambda: kernels.unit_pass(bodies, sums, on, weights, grid, box, out, scratch)
+        # trig: the cos/sin the tick's pair pass leaves for the unit pass
+        return lambda: kernels.unit_pass(bodies, sums, on, weights, grid, box, out, scratch, trig)
 
     r = search + steer.verlet.skin
     pieces = {
@@ -70,7 +71,7 @@ def main() -> int:
         "steering call": lambda: steer(st, rules),
         "neighbour rebuild": lambda: cells.ordered_rows(pos[:n_ai], r, 0.0, 0.0, False),
         "world read": lambda: sim.world.read(st),
-        "world write": lambda: sim.world.apply(sim._force, sim._torque),
+        "world write": sim.world.write_forces,
         "Simulation.step": sim.step,
     }
     print(f"{n} units, {nb.get_num_threads()} thread(s), {len(steer._rows.nbr)} candidates")

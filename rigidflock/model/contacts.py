@@ -51,5 +51,12 @@ class Contacts:
         """One tick's counts from a step's events (``StepEvents`` or its recorded JSON form)."""
         if events is None:
             return cls()
-        get = events.get if isinstance(events, dict) else lambda k, d: getattr(events, k, d)
-        return cls(*(int(get(f"{k}_contacts", 0)) for k in KINDS))
+        if isinstance(events, dict):
+            return cls(*(int(events.get(f"{k}_contacts", 0)) for k in KINDS))
+        # a step's events, once a tick in a run: no generator
+        return cls(
+            int(getattr(events, "unit_contacts", 0)),
+            int(getattr(events, "obstacle_contacts", 0)),
+            int(getattr(events, "wall_contacts", 0)),
+            int(getattr(events, "player_contacts", 0)),
+        )

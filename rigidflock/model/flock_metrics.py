@@ -14,7 +14,6 @@ import numpy as np
 
 from rigidflock.model.steering.neighbours import min_image
 
-PIN_TOLERANCE = 1.0  # world units beyond the half-diagonal that still count as touching
 PIN_SLOW = 0.1  # a unit slower than this fraction of its cruise speed, touching: pinned
 
 
@@ -40,47 +39,6 @@ def milling(pos: np.ndarray, vel: np.ndarray, box: np.ndarray | None = None) -> 
     return abs(float(cross.sum())) / norm if norm > 0 else float("nan")
 
 
-def segment_distance(pos: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Distance (N, S) from each point of ``pos`` (N, 2) to each segment ``a``-``b`` (S, 2)."""
-    ab = b - a
-    len2 = np.maximum((ab * ab).sum(axis=1), 1e-12)
-    rel = pos[:, None, :] - a[None, :, :]
-    t = np.clip((rel * ab[None]).sum(axis=2) / len2, 0.0, 1.0)
-    near = a[None] + t[..., None] * ab[None]
-    return np.hypot(*(pos[:, None, :] - near).transpose(2, 0, 1))
-
-
-def touching_static(
-    pos: np.ndarray,
-    half_diagonal: np.ndarray,
-    obstacles: np.ndarray,
-    box: np.ndarray | None = None,
-    size: np.ndarray | None = None,
-    segments: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-    tolerance: float = PIN_TOLERANCE,
-) -> np.ndarray:
-    """Which units (N,) bool are in contact with static geometry, by a geometric test: the unit's
-    centre lies within its half-diagonal (its farthest corner) plus ``tolerance`` of an obstacle
-    circle's edge (``obstacles`` (M, 3): x, y, radius), of a world wall (``size``: the world of
-    "walls" bounds, None otherwise) or of a segment (``segments``: starts (S, 2), ends (S, 2),
-    half thicknesses (S,), for [[walls]] and building edges). Conservative for a box: a unit
-    whose side, not its corner, faces the geometry counts from a little farther away."""
-    reach = half_diagonal + tolerance
-    hit = np.zeros(len(pos), dtype=bool)
-    if len(obstacles):
-        d = min_image(pos[:, None, :] - obstacles[None, :, :2], box)
-        gap = np.hypot(d[..., 0], d[..., 1]) - obstacles[None, :, 2]
-        hit |= (gap <= reach[:, None]).any(axis=1)
-    if size is not None:
-        edge = np.minimum(pos, size - pos).min(axis=1)
-        hit |= edge <= reach
-    if segments is not None and len(segments[0]):
-        a, b, half = segments
-        gap = segment_distance(pos, a, b) - half[None, :]
-        hit |= (gap <= reach[:, None]).any(axis=1)
-    return hit
-
-
 @nb.njit(cache=True)
 def pin_tick(vel, touching, cruise, run, dt):
     """One tick of pinned time, in place: ``run`` (N,) seconds each unit has been pinned so far
@@ -100,8 +58,8 @@ def pin_tick(vel, touching, cruise, run, dt):
 
 
 def pinned(touching: np.ndarray, speed: np.ndarray, cruise: np.ndarray, slow=PIN_SLOW) -> int:
-    """Units pinned against static geometry: touching it (see :func:`touching_static`) while
-    slower than ``slow`` x their cruise speed (world units / s)."""
+    """Units pinned against static geometry: in contact with it (``touching`` (N,) bool, pymunk's
+    contact state) while slower than ``slow`` x their cruise speed (world units / s)."""
     return int((touching & (speed < slow * cruise)).sum())
 
 

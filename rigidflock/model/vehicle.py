@@ -4,7 +4,8 @@ damping and the bow force (the README's "The model: decisions").
 All inputs are per-unit arrays; all outputs are world-frame force (N, 2) in newtons and torque (N,)
 in newton-metres about the centre of mass, ready for one batch write to pymunk.
 :func:`_unit_forces` is the one definition of the arithmetic (compiled, per unit):
-:func:`vehicle_forces_into` runs it for the simulation, :func:`vehicle_forces` is its allocating
+:func:`vehicle_forces_rows` runs it for the simulation (into pymunk's batch buffer),
+:func:`vehicle_forces_into` into arrays, :func:`vehicle_forces` is its allocating
 numpy-facing form, and :func:`force_vectors` gives the forces one by one for drawing.
 """
 
@@ -34,13 +35,13 @@ def auto_angular_damping(mass, thrust, drag_k, length):
 
 
 @nb.njit(cache=True, inline="always")
-def _unit_forces(angle, vx, vy, omega, throttle, steer, length, thrust, max_steer, drag_k):
-    """The force model for one unit, the one definition of its arithmetic.
+def _unit_forces(c, s, vx, vy, omega, throttle, steer, length, thrust, max_steer, drag_k):
+    """The force model for one unit, the one definition of its arithmetic; (c, s): the cos and
+    sin of its angle.
 
     Returns (c, s) the bow direction, fs the bow force clamped to +-max_steer (newtons, + to
     port), thrust_mag (newtons along the bow), (rx, ry) the drag centre relative to the centre
     of mass, and (dx, dy) the drag force (newtons) acting there."""
-    c, s = math.cos(angle), math.sin(angle)
     fs = min(max(steer, -max_steer), max_steer)
     thrust_mag = thrust * throttle
     # Velocity of the drag centre r = -a * forward: v + omega x r.
@@ -68,15 +69,52 @@ def vehicle_forces_into(
     torque,
 ):
     """:func:`vehicle_forces` writing into ``force`` (N, 2) and ``torque`` (N,), unit by unit
-    without temporaries (the simulation's per-tick path)."""
+    without temporaries."""
     for u in nb.prange(angle.shape[0]):
         c, s, fs, thrust_mag, rx, ry, dx, dy = _unit_forces(
-            angle[u], vel[u, 0], vel[u, 1], omega[u], throttle[u], steer_force[u], length[u],
-            thrust[u], max_steer[u], drag_k[u],
+            math.cos(angle[u]), math.sin(angle[u]), vel[u, 0], vel[u, 1], omega[u], throttle[u],
+            steer_force[u], length[u], thrust[u], max_steer[u], drag_k[u],
         )  # fmt: skip
         force[u, 0] = thrust_mag * c + dx - fs * s
         force[u, 1] = thrust_mag * s + dy + fs * c
         torque[u] = (rx * dy - ry * dx) - angular_damping[u] * omega[u] + 0.5 * length[u] * fs
+
+
+@nb.njit(cache=True, parallel=True)
+def vehicle_forces_rows(
+    angle,
+    vel,
+    omega,
+    throttle,
+    steer_force,
+    length,
+    thrust,
+    max_steer,
+    drag_k,
+    angular_damping,
+    trig,
+    rows,
+    out,
+):
+    """:func:`vehicle_forces_into` writing unit u's force and torque into ``out[rows[u]]``
+    (``out`` (B, 3): force x, force y, torque per row of pymunk's batch buffer; ``rows`` (N,)),
+    the same arithmetic: the simulation fills the batch write straight from the kernel.
+    ``trig`` (N, 3): cos, sin and the angle they are of (the steering passes' cache), used when
+    it holds the unit's angle (never for a zero angle: ``-0.0 == 0.0``), else computed."""
+    for u in nb.prange(angle.shape[0]):
+        a = angle[u]
+        if a == trig[u, 2] and a != 0.0:
+            c, s = trig[u, 0], trig[u, 1]
+        else:
+            c, s = math.cos(a), math.sin(a)
+        c, s, fs, thrust_mag, rx, ry, dx, dy = _unit_forces(
+            c, s, vel[u, 0], vel[u, 1], omega[u], throttle[u], steer_force[u], length[u],
+            thrust[u], max_steer[u], drag_k[u],
+        )  # fmt: skip
+        r = rows[u]
+        out[r, 0] = thrust_mag * c + dx - fs * s
+        out[r, 1] = thrust_mag * s + dy + fs * c
+        out[r, 2] = (rx * dy - ry * dx) - angular_damping[u] * omega[u] + 0.5 * length[u] * fs
 
 
 def vehicle_forces(
@@ -112,8 +150,8 @@ def _parts_into(angle, vel, omega, throttle, steer_force, length, thrust, max_st
     anchor (the drag centre), bow force, its anchor (the bow)."""
     for u in range(angle.shape[0]):
         c, s, fs, thrust_mag, rx, ry, dx, dy = _unit_forces(
-            angle[u], vel[u, 0], vel[u, 1], omega[u], throttle[u], steer_force[u], length[u],
-            thrust[u], max_steer[u], drag_k[u],
+            math.cos(angle[u]), math.sin(angle[u]), vel[u, 0], vel[u, 1], omega[u], throttle[u],
+            steer_force[u], length[u], thrust[u], max_steer[u], drag_k[u],
         )  # fmt: skip
         out[u, 0, 0], out[u, 0, 1] = thrust_mag * c, thrust_mag * s
         out[u, 1, 0], out[u, 1, 1] = dx, dy

@@ -9,6 +9,7 @@ the insertion order, and it includes static bodies.
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 import pymunk
 import pymunk.batch as pb
@@ -70,6 +71,7 @@ class World:
         self._out = pb.Buffer()  # for writes: it points at our numpy buffers
         self._ids: np.ndarray | None = None
         self._rows: np.ndarray | slice | None = None  # batch row of each unit
+        self._row_index = np.zeros(0, np.int64)  # the same rows as an array (N,)
         self._force_buf: np.ndarray | None = None
         self._pos_buf: np.ndarray | None = None
         self._floats = np.zeros((0, 6))
@@ -175,6 +177,7 @@ class World:
         order = np.argsort(ids)
         where = np.searchsorted(ids, self._unit_ids, sorter=order)
         rows = order[where]
+        self._row_index = np.ascontiguousarray(rows, dtype=np.int64)
         # pymunk usually keeps insertion order: then a slice avoids gathers and scatters
         if len(rows) and np.array_equal(rows, np.arange(rows[0], rows[0] + len(rows))):
             rows = slice(int(rows[0]), int(rows[0]) + len(rows))
@@ -191,23 +194,29 @@ class World:
         self._map_rows(ids)
         floats = np.frombuffer(self._buf.float_buf(), dtype=np.float64).reshape(-1, 6)
         self._floats = floats
-        rows = floats[self._rows]
-        state.pos[:] = rows[:, 0:2]
-        state.angle[:] = rows[:, 2]
-        state.vel[:] = rows[:, 3:5]
-        state.omega[:] = rows[:, 5]
+        _scatter_rows(floats, self._row_index, state.pos, state.angle, state.vel, state.omega)
 
-    def apply(self, force: np.ndarray, torque: np.ndarray) -> None:
-        """Set every unit's force (N, 2) and torque (N,) in one batch write (pymunk clears them
-        after each step)."""
+    def force_buffer(self) -> tuple[np.ndarray, np.ndarray]:
+        """The batch write's buffer (B, 3): force x, force y, torque per batch row (static
+        bodies' rows stay 0), and each unit's row in it (N,): fill the units' rows, then
+        :meth:`write_forces`. Valid until the next :meth:`read` (the batch order may change)."""
         if self._rows is None:
             n = self.n
             self.read(State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n)))
-        buf = self._force_buf
-        buf[self._rows, 0:2] = force
-        buf[self._rows, 2] = torque
-        self._out.set_float_buf(buf.reshape(-1))
+        return self._force_buf, self._row_index
+
+    def write_forces(self) -> None:
+        """Send :meth:`force_buffer` to pymunk in one batch write (pymunk clears forces and
+        torques after each step)."""
+        self._out.set_float_buf(self._force_buf.reshape(-1))
         pb.set_space_bodies(self.space, _FORCES, self._out)
+
+    def apply(self, force: np.ndarray, torque: np.ndarray) -> None:
+        """Set every unit's force (N, 2) and torque (N,) in one batch write."""
+        buf, rows = self.force_buffer()
+        buf[rows, 0:2] = force
+        buf[rows, 2] = torque
+        self.write_forces()
 
     def step(self, dt: float) -> None:
         self.space.step(dt)
@@ -227,3 +236,17 @@ class World:
         self._out.set_float_buf(buf.reshape(-1))
         pb.set_space_bodies(self.space, pb.BodyFields.POSITION, self._out)
         return True
+
+
+@nb.njit(cache=True)
+def _scatter_rows(floats, rows, pos, angle, vel, omega):
+    """Batch rows ``floats`` (B, 6) (x, y, angle, vx, vy, omega) of the units' ``rows`` (N,)
+    into the state's arrays: one pass instead of four strided numpy copies."""
+    for u in range(rows.shape[0]):
+        r = rows[u]
+        pos[u, 0] = floats[r, 0]
+        pos[u, 1] = floats[r, 1]
+        angle[u] = floats[r, 2]
+        vel[u, 0] = floats[r, 3]
+        vel[u, 1] = floats[r, 4]
+        omega[u] = floats[r, 5]

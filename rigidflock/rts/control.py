@@ -8,7 +8,9 @@
 - arrival (:func:`arrive_control`, :func:`update_arrived`): near its slot a unit closes the
   velocity error in its body frame, and stands on the slot once slow there;
 - backing off (:func:`back_off`): a stuck unit reverses for a second;
-- stuck detection (:func:`track_progress`, :func:`find_stuck`, :func:`start_backing`).
+- stuck detection (:func:`track_progress`, :func:`find_stuck`, :func:`start_backing`);
+- right of way: a group yielding to another at a door waits short of it
+  (:mod:`.right_of_way`).
 
 Units: positions and lengths in world units, speeds in world units per second, forces in
 newtons, throttle in [-1, 1] (after clipping), ticks as integers. m: the group's members.
@@ -24,6 +26,7 @@ from rigidflock.model.state import State, Units
 from rigidflock.model.steering.pursuit import seek_steer
 from rigidflock.rts.groups import Group
 from rigidflock.rts.navigation import Grid
+from rigidflock.rts.right_of_way import ASIDE, stern_steer, yielding_members
 from rigidflock.rts.slots import deal_slots
 from rigidflock.scene import NavigationSpec
 
@@ -133,14 +136,16 @@ def oncoming_ahead(
     group_of: np.ndarray,
     members: np.ndarray,
     length: np.ndarray,
+    ignore=(),
 ) -> np.ndarray:
     """(m,) bool: each of ``members`` (m,) (unit rows of one group) has a unit of another group
     within ``ONCOMING_AHEAD`` of its lengths (m,) ahead, within one length to either side of
     its bow line, heading against it (headings more than 90 degrees apart). ``pos`` (N, 2),
-    ``angle`` (N,) radians and ``group_of`` (N,) over all units (-1: not ordered). Two such
-    units, one each way in a door, would each queue behind the other forever."""
+    ``angle`` (N,) radians and ``group_of`` (N,) over all units (-1: not ordered); the units
+    of the groups ``ignore`` (ids) do not count (they yield to this one). Two such units, one
+    each way in a door, would each queue behind the other forever."""
     me = int(group_of[members[0]])
-    others = np.flatnonzero((group_of >= 0) & (group_of != me))
+    others = np.flatnonzero((group_of >= 0) & (group_of != me) & ~np.isin(group_of, ignore))
     out = np.zeros(len(members), dtype=bool)
     if len(others) == 0:
         return out
@@ -158,12 +163,13 @@ def oncoming_ahead(
 
 
 def keep_right(
-    target: np.ndarray, pos: np.ndarray, width: np.ndarray, meeting: np.ndarray, sees
+    target: np.ndarray, pos: np.ndarray, offset: np.ndarray, meeting: np.ndarray, sees
 ) -> np.ndarray:
-    """(m, 2): the units ``meeting`` (m,) another group's unit head on steer ``KEEP_RIGHT`` of
-    their widths (m,) to the right of their ``target`` (m, 2) as seen from ``pos`` (m, 2), or
-    half that where the full offset is not in line of sight (``sees``: ``Grid.sees``), or at the
-    target itself: both keep right and pass instead of meeting nose to nose."""
+    """(m, 2): the units ``meeting`` (m,) another group's unit head on steer ``offset`` (m,)
+    (``KEEP_RIGHT`` of their widths) to the right of their ``target`` (m, 2) as seen from
+    ``pos`` (m, 2), or half that where the full offset is not in line of sight (``sees``:
+    ``Grid.sees``), or at the target itself: both keep right and pass instead of meeting nose
+    to nose."""
     rows = np.flatnonzero(meeting)
     if len(rows) == 0:
         return target
@@ -172,7 +178,7 @@ def keep_right(
     right = np.stack([d[:, 1], -d[:, 0]], axis=1)
     out = target.copy()
     for share in (0.5, 1.0):  # the larger offset wins where it is visible
-        moved = target[rows] + share * KEEP_RIGHT * width[rows, None] * right
+        moved = target[rows] + share * offset[rows, None] * right
         ok = sees(pos[rows], moved)
         out[rows[ok]] = moved[ok]
     return out
@@ -328,10 +334,13 @@ def control_group(
     tick: int,
     dt: float,
     oncoming: np.ndarray | None = None,
+    wait: np.ndarray | None = None,
 ) -> GroupControl:
     """Steering and throttle of ``g``'s members from the snapshot ``state``; ``gap`` (N,):
     distance to the nearest unit ahead; ``oncoming`` (m,) bool: members meeting another group's
-    unit head on (:func:`oncoming_ahead`; they keep right and do not queue). Updates the
+    unit head on (:func:`oncoming_ahead`; they keep right and do not queue); ``wait`` (m,) bool:
+    members that stop short of a door another group's unit backs out of
+    (:func:`~.right_of_way.door_taken`). Updates the
     group's slots, path places, arrivals and progress; ``steering_force`` is the rules' S,
     newtons."""
     idx = g.members
@@ -366,7 +375,15 @@ def control_group(
         aim_slot[late] = grid.sees(b.pos[late], g.slots[late])
     cut_off = ~aim_slot & ~grid.sees(b.pos, g.path[g.path_index])
     meeting = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming & ~approach
-    ahead = keep_right(ahead, b.pos, units.width[idx], meeting, grid.sees)
+    held = backing = np.zeros(len(idx), dtype=bool)
+    if g.yield_to >= 0:  # waiting for another group to come through (:mod:`.right_of_way`)
+        accel = units.thrust[idx] / units.mass[idx]
+        held, backing, wait_throttle = yielding_members(
+            g, grid, cells, b.pos, b.v_fwd, L, units.cruise_speed[idx], accel
+        )
+    # those waiting keep farther right, off the other group's way out of the door
+    offset = np.where(held, ASIDE * L, KEEP_RIGHT * units.width[idx])
+    ahead = keep_right(ahead, b.pos, offset, meeting | held, grid.sees)
     target = np.where(aim_slot[:, None], g.slots, ahead)
     steer = seek_steer(target - b.pos, b.fwd, b.left)
     g.arrived[:] = update_arrived(g.arrived, d_slot, b.speed, L, g.speed)
@@ -388,6 +405,17 @@ def control_group(
     throttle = np.where(near, arrive_throttle, throttle)
     force = np.where(near, arrive_force, seek_force)
     throttle, force = back_off(g.backing_until > tick, throttle, force, seek_force)
+    if held.any():
+        throttle = np.where(held, wait_throttle, throttle)
+        stern = (
+            nav.seek * steering_force * stern_steer(g, b.pos, b.fwd, b.left, L, nav.lookahead, grid)
+        )
+        force = np.where(backing, stern, np.where(held, seek_force, force))
+    if wait is not None:
+        throttle = np.where(wait, BRAKE_GAIN * -b.v_fwd / units.cruise_speed[idx], throttle)
+        held = held | wait
+    # waiting is not being stuck: progress counts from where it waits
+    g.best = np.where(held, np.inf, g.best)
 
     g.best, g.progress_tick = track_progress(
         g.best, g.progress_tick, g.arrived, np.minimum(to_go, d_slot), grid.cell, tick
@@ -402,7 +430,8 @@ def control_group(
         force=force,
         throttle=np.clip(throttle, -1.0, 1.0),
         # near the slot only the order steers: the flock's pull and push would fight it; cut
-        # off from the group, neither (the rules' force knows no scene walls)
-        flock_scale=np.where(near | cut_off, 0.0, FLOCK_EN_ROUTE),
+        # off from the group, neither (the rules' force knows no scene walls); nor waiting for
+        # another group (the push of its units passing close wedges one in the door)
+        flock_scale=np.where(near | cut_off | held, 0.0, FLOCK_EN_ROUTE),
         reroute=bool(stuck.any()) and tick - g.last_reroute > stuck_ticks,
     )

@@ -45,9 +45,19 @@ class Group:
     backoffs: int = 0  # times a stuck unit backed off
     last_reroute: int = -(10**9)
     arrival_tick: int | None = None  # when the last member first stood on its slot
+    # right of way (:mod:`.right_of_way`): the group this one waits for (-1: none), the meeting
+    # point (2,) it waits short of, and the tick the yield began
+    yield_to: int = -1
+    yield_point: np.ndarray | None = None
+    yield_tick: int = 0
+    # the route's field without the congestion costs of re-routes (distances along the route
+    # that stay put while the group waits); the field it was ordered with when None
+    plain: navigation.Field | None = None
 
     def __post_init__(self):
         m = len(self.members)
+        if self.plain is None:
+            self.plain = self.field
         self.arrived = np.zeros(m, dtype=bool)
         self.best = np.full(m, np.inf)
         self.progress_tick = np.full(m, self.tick)

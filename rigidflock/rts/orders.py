@@ -28,6 +28,7 @@ from rigidflock.model.state import State, Units
 from rigidflock.rts import navigation
 from rigidflock.rts.control import SLOW_STUCK, control_group, oncoming_ahead
 from rigidflock.rts.groups import Group, OrderControl
+from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
 from rigidflock.rts.slots import assign_nearest, formation_slots
 from rigidflock.rts.wall_slide import Walls, slide_along_walls
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
@@ -158,7 +159,7 @@ class Orders:
         self._grid = None
         self._walls = None
         for g in self.groups.values():
-            g.field = self._field(g.goal)
+            g.field = g.plain = self._field(g.goal)
             self._new_path(g, state)
             blocked = ~self.grid.is_roomy(g.slots)
             if blocked.any():
@@ -179,14 +180,23 @@ class Orders:
         out = OrderControl(np.zeros(n), np.ones(n), self.group_of >= 0, np.ones(n))
         S = self.scene.rules.steering_force
         several = len(self.groups) > 1
+        if several:
+            settle_standoffs(
+                self.groups, state, self.units.length, self.group_of, self.grid, tick, dt
+            )
         for g in list(self.groups.values()):
-            oncoming = None
+            oncoming = wait = None
             if several:
                 L = self.units.length[g.members]
                 oncoming = oncoming_ahead(state.pos, state.angle, self.group_of, g.members, L)
+                yielding = [y for y in self.groups.values() if y.yield_to == g.id]
+                if yielding:  # near where they met, a group waiting for g is not met head on
+                    oncoming = self._passing(g, state, yielding, oncoming)
+                    wait = door_taken(g, yielding, state.pos, self.units.length, self.grid)
             c = control_group(
-                g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt, oncoming
-            )
+                g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
+                oncoming, wait,
+            )  # fmt: skip
             c = slide_along_walls(
                 c, g, state, self.units, self.scene.navigation, self.walls, self.grid, S
             )
@@ -196,6 +206,18 @@ class Orders:
             if c.reroute:
                 self._reroute(g, state, tick)
         return out
+
+    def _passing(self, g: Group, state: State, yielding: list, oncoming: np.ndarray):
+        """(m,) bool: ``g``'s members meeting a unit of another group head on, not counting
+        within ``DOOR_REACH`` of their lengths of where they met the units of the groups
+        ``yielding`` to ``g``: those back out of the door, and ``g``'s units follow them in
+        (queueing behind, not keeping right: beside a unit in a door is the jamb)."""
+        L = self.units.length[g.members]
+        pos = state.pos[g.members]
+        off = np.min([np.hypot(*(pos - y.yield_point).T) for y in yielding], axis=0)
+        ids = [y.id for y in yielding]
+        others = oncoming_ahead(state.pos, state.angle, self.group_of, g.members, L, ids)
+        return np.where(off > DOOR_REACH * L, oncoming, others)
 
     def _new_path(self, g: Group, state: State) -> None:
         """Route the group again from the centre of its members still on the way."""

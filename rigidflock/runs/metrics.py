@@ -52,6 +52,7 @@ class RunMetrics:
     stuck_seconds: float = 0.0  # unit-seconds of ordered units without progress, not arrived
     _last: dict = field(default_factory=dict)
     _pin_run: np.ndarray | None = None  # (N_ai,) seconds each unit has been pinned so far
+    _cruise: np.ndarray | None = None  # (N_ai,) the units' cruise speeds (a property computes it)
 
     def _add_pins(self, sim) -> None:
         """Pinned: an AI unit touching an obstacle, wall or building (pymunk's contact state)
@@ -61,8 +62,9 @@ class RunMetrics:
         dt = sim.scene.world.dt
         if self._pin_run is None or len(self._pin_run) != n_ai:
             self._pin_run = np.zeros(n_ai)
+            self._cruise = np.ascontiguousarray(u.cruise_speed[:n_ai])
         count, longest = pin_tick(
-            st.vel[:n_ai], sim.world.touching[:n_ai], u.cruise_speed[:n_ai], self._pin_run, dt
+            st.vel[:n_ai], sim.world.touching[:n_ai], self._cruise, self._pin_run, dt
         )
         self.pinned_seconds += float(count) * dt
         self.longest_pin = max(self.longest_pin, longest)
@@ -82,11 +84,12 @@ class RunMetrics:
         self.polarization_final = pol
         nn = tick_nn(sim, self.box)
         if len(nn):
-            self.nn_sum += float(nn.mean())
+            # mean() as numpy computes it (the sum, then one division), without its wrapper
+            self.nn_sum += float(np.add.reduce(nn)) / len(nn)
             self.nn_count += 1
-            self.min_separation = min(self.min_separation, float(nn.min()))
+            self.min_separation = min(self.min_separation, float(np.minimum.reduce(nn)))
         if n_ai:
-            self.leader_sum += float(st.leader[:n_ai].mean())
+            self.leader_sum += np.count_nonzero(st.leader[:n_ai]) / n_ai  # an exact count
         if events is not None:
             self.contacts += Contacts.of_events(events)
             if events.player_contacts and self.first_player_contact_tick is None:

@@ -9,8 +9,8 @@ tick. Columns (world units, seconds):
   (smallest nearest-neighbour distance), ``flocks`` (count), ``leaders`` (count);
 - ``{unit,obstacle,wall,player}_contacts`` (contact begins in the sampled tick) and
   ``..._contacts_total`` (since tick 0);
-- ``pinned``: AI units touching static geometry while slower than 0.1 x cruise speed (a geometric
-  test, :func:`rigidflock.model.flock_metrics.touching_static`);
+- ``pinned``: AI units in contact with an obstacle, wall or building (pymunk's contact state,
+  the one the run metrics' pinned time counts) while slower than 0.1 x cruise speed;
 - ``chaser_distance``: the player's distance to the nearest chaser (empty without both);
 - ``arrived_K``: units of the scene's K-th order on their slots (empty before it is given).
 
@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from rigidflock.model.contacts import KINDS, Contacts
-from rigidflock.model.flock_metrics import milling, nearest_distance, pinned, touching_static
+from rigidflock.model.flock_metrics import milling, nearest_distance, pinned
 from rigidflock.model.metrics import flock_labels, polarization
 from rigidflock.model.state import ROLE_CHASE, ROLE_INTERCEPT
 from rigidflock.outputs import OutputError, atomic_open, atomic_path
@@ -43,19 +43,6 @@ def columns(n_orders: int) -> list[str]:
     return cols
 
 
-def _segments(scene, tick: int):
-    """Static segments at ``tick``: [[walls]] and the edges of the buildings standing then."""
-    a, b, half = [], [], []
-    for w in scene.walls:
-        a.append(w.start), b.append(w.end), half.append(w.thickness / 2)
-    polys = [bd.polygon for bd in scene.buildings]
-    polys += [e.add_building.polygon for e in scene.events if e.tick < tick]
-    for poly in polys:
-        for p, q in zip(poly, poly[1:] + poly[:1], strict=True):
-            a.append(p), b.append(q), half.append(0.0)
-    return np.asarray(a, float).reshape(-1, 2), np.asarray(b, float).reshape(-1, 2), np.array(half)
-
-
 class SeriesSampler:
     """Collects series rows for one simulation: call :meth:`count` with every step's events and
     :meth:`sample` at the ticks to record (``rows`` holds them)."""
@@ -64,11 +51,9 @@ class SeriesSampler:
         self.sim, self.link = sim, link
         u = sim.units
         n = u.n_ai
-        self.half_diagonal = 0.5 * np.hypot(u.length[:n], u.width[:n])
         self.cruise = u.cruise_speed[:n]
         chasers = np.isin(u.role[:n], (ROLE_CHASE, ROLE_INTERCEPT))
         self.chasers = np.flatnonzero(chasers)
-        self.size = sim.size if sim.scene.world.bounds == "walls" else None
         self.n_orders = len(sim.scene.orders)
         self.total = Contacts()
         self.last = Contacts()
@@ -87,14 +72,7 @@ class SeriesSampler:
         pos, vel = st.pos[:n], st.vel[:n]
         nn = tick_nn(sim, sim.box)
         labels = flock_labels(pos, u.family[:n], self.link, sim.box)
-        touch = touching_static(
-            pos,
-            self.half_diagonal,
-            sim.obstacles,
-            sim.box,
-            self.size,
-            _segments(sim.scene, st.tick),
-        )
+        touch = sim.world.touching[:n] > 0
         row = {
             "tick": st.tick,
             "time": st.tick * sim.scene.world.dt,

@@ -14,9 +14,13 @@ from pathlib import Path
 KERNEL_MODULES = (
     "rigidflock.model.steering.kernels",
     "rigidflock.model.steering.cells",
+    "rigidflock.model.steering.clearmap",
     "rigidflock.model.vehicle",
+    "rigidflock.model.world",
+    "rigidflock.model.torus",
     "rigidflock.model.metrics",
     "rigidflock.model.flock_metrics",
+    "rigidflock.sim.unpin",
 )
 
 

@@ -16,7 +16,6 @@ from collections import defaultdict
 import numpy as np
 
 from rigidflock.model import vehicle
-from rigidflock.model.flock_metrics import PIN_SLOW
 from rigidflock.model.player import PlayerControl
 from rigidflock.model.spawning import build_units, spawn
 from rigidflock.model.state import (
@@ -30,6 +29,7 @@ from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
 from rigidflock.scenes import resolve_scene
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
+from rigidflock.sim.unpin import unpin_throttle
 
 __all__ = ["MODEL_VERSION", "Simulation"]
 
@@ -114,11 +114,13 @@ class Simulation:
             self.timings,
         )
         self.state = State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n))
-        self._force, self._torque = np.zeros((n, 2)), np.zeros(n)
         self.world.read(self.state)
         self.tick = 0
         self._pressed = np.zeros(n)  # seconds each unit has been pressed still on static geometry
-        self._unpin_until = np.full(n, -1)  # a pressed unit backs out until this tick
+        self._unpin_until = np.full(n, -1, dtype=np.int64)  # a pressed unit backs out until this
+        self._cruise = np.ascontiguousarray(self.units.cruise_speed)
+        self._ones = np.ones(n)  # the throttle of units under no order (read only)
+        self._throttle = np.empty(n)  # this tick's throttles
         self._player = PlayerControl(sc.player) if sc.player is not None else None
         self.player_command = (0.0, 0.0)
         self._analyse()
@@ -140,20 +142,13 @@ class Simulation:
         """An AI unit pressed still against an obstacle, wall or building (pymunk's contact
         state, slower than ``PIN_SLOW`` x cruise) for ``UNPIN_AFTER`` seconds backs out for
         ``UNPIN_SECONDS``: wedged between two trees or nose-in to a wall, turning alone cannot
-        free it. Arrays only."""
-        u, st, dt = self.units, self.state, self.scene.world.dt
-        speed = np.hypot(st.vel[:, 0], st.vel[:, 1])
-        pressed = (self.world.touching > 0) & (speed < PIN_SLOW * u.cruise_speed)
-        if u.has_player:
-            pressed[-1] = False
-        self._pressed = np.where(pressed, self._pressed + dt, 0.0)
-        start = self._pressed > UNPIN_AFTER
-        if start.any():
-            self._unpin_until = np.where(
-                start, self.tick + int(round(UNPIN_SECONDS / dt)), self._unpin_until
-            )
-            self._pressed[start] = 0.0
-        return np.where(self.tick < self._unpin_until, UNPIN_THROTTLE, throttle)
+        free it. Returns the tick's throttles (N,) (a reused array; compiled, one pass)."""
+        dt = self.scene.world.dt
+        return unpin_throttle(
+            self.state.vel, self.world.touching, self._cruise, self._pressed, self._unpin_until,
+            self.tick, dt, UNPIN_AFTER, int(round(UNPIN_SECONDS / dt)), UNPIN_THROTTLE,
+            self.units.has_player, throttle, self._throttle,
+        )  # fmt: skip
 
     # -- stepping -----------------------------------------------------------------------------
 
@@ -181,8 +176,8 @@ class Simulation:
             changed = True
         if changed:
             self._analyse()
-        throttle = np.ones(u.n)
-        fs = self.steering.force.copy()
+        throttle = self._ones
+        fs = self.steering.force  # copied before any write
         if self.orders.groups:
             ctl = self.orders.control(st, self.steering.gap, self.tick, self.scene.world.dt)
             fs = np.where(ctl.ordered, fs * ctl.flock_scale + ctl.force, fs)
@@ -193,6 +188,8 @@ class Simulation:
             t, s = self._player(self.tick, st.pos[-1], st.angle[-1], cmd.throttle, cmd.steer)
             self.player_command = (t, s)
             throttle[-1] = t
+            if fs is self.steering.force:
+                fs = fs.copy()
             fs[-1] = s * u.max_steer[-1]
         before = self.world.contacts.copy()
         dt = self.scene.world.dt / self.scene.world.substeps
@@ -202,12 +199,13 @@ class Simulation:
             if k:
                 self.world.read(st)
             t1 = clock()
-            vehicle.vehicle_forces_into(
+            buf, rows = self.world.force_buffer()
+            vehicle.vehicle_forces_rows(
                 st.angle, st.vel, st.omega, throttle, fs, u.length, u.thrust, u.max_steer,
-                u.drag_k, u.angular_damping, self._force, self._torque,
+                u.drag_k, u.angular_damping, self._steerer.trig, rows, buf,
             )  # fmt: skip
             t2 = clock()
-            self.world.apply(self._force, self._torque)
+            self.world.write_forces()
             t3 = clock()
             self.world.step(dt)
             t4 = clock()

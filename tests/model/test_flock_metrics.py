@@ -1,4 +1,4 @@
-"""Per-sample flock measurements: milling, the static-contact test behind ``pinned``."""
+"""Per-sample flock measurements: milling, the centre, pinned counts."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,6 @@ from rigidflock.model.flock_metrics import (
     milling,
     nearest_distance,
     pinned,
-    touching_static,
 )
 
 
@@ -43,21 +42,6 @@ def test_milling_about_the_seam_of_a_wrap_around_world():
     assert min(x, 1000 - x) == pytest.approx(0.0, abs=1e-6)
     assert milling(wrapped, tangent, box) == pytest.approx(1.0)
     assert milling(wrapped, tangent) < 0.7  # without the box the seam tears it apart (0.57)
-
-
-def test_touching_static_obstacles_walls_and_segments():
-    """A unit counts as touching when its centre is within half-diagonal + tolerance of the
-    geometry's edge; 0.5 beyond that it does not."""
-    half = np.full(4, 5.0)  # half-diagonal 5
-    obstacles = np.array([[100.0, 100.0, 20.0]])
-    pos = np.array([[126.0, 100.0], [126.6, 100.0], [5.9, 300.0], [300.0, 304.0]])
-    hit = touching_static(pos, half, obstacles, tolerance=1.0)
-    assert hit.tolist() == [True, False, False, False]
-    hit = touching_static(pos, half, obstacles, size=np.array([1000.0, 800.0]), tolerance=1.0)
-    assert hit.tolist() == [True, False, True, False]
-    seg = (np.array([[200.0, 300.0]]), np.array([[400.0, 300.0]]), np.array([0.0]))
-    hit = touching_static(pos, half, obstacles, segments=seg, tolerance=1.0)
-    assert hit.tolist() == [True, False, False, True]
 
 
 def test_pinned_needs_both_contact_and_slowness():

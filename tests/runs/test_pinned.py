@@ -42,3 +42,16 @@ def test_pinned_and_stuck_in_the_cli_summary(tmp_path, capsys, scene_from):
     assert main(["run", str(path), "--ticks", "60"]) == 0
     out = capsys.readouterr().out
     assert "pinned " in out and "stuck " in out and "unit-s" in out
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_series_counts_pins_as_the_run_metrics_do(scene_from, seed):
+    """One definition of pinned: a series sampled every tick counts, tick by tick, the units the
+    run metrics count (pymunk's contact state while slow), so its pinned ticks times dt are the
+    run's pinned seconds (one unit, so a count is 0 or 1)."""
+    scene = scene_from(PRESSED)
+    res = run_scene(scene, 1500, seed=seed, series_every=1)
+    dt = scene.world.dt
+    pinned_ticks = sum(r["pinned"] for r in res.series[1:])  # row 0: the spawned state
+    assert pinned_ticks > 30  # held against the wall for half a second or more
+    assert pinned_ticks * dt == pytest.approx(res.metrics["pinned_seconds"], abs=1e-9)

@@ -30,17 +30,18 @@ def check(r):
     assert r["longest_pin_seconds"] <= 5.0, r
 
 
-# measured failing (issue 11 open): expected to fail until fixed, strict so a fix shows
-KNOWN = {
-    ("doorway_two_way", 3): "six units jam nose to nose in the 1.5 m door from ~10 s on; "
-    "keeping right and backing off do not free them",
-}
+# measured failing: expected to fail until fixed, strict so a fix shows (none at the moment;
+# doorway_two_way on seed 3 jammed in the door until the right of way, rts/right_of_way.py)
+KNOWN: dict[tuple[str, int], str] = {}
+# the two-way door also on seeds 4-8: which group gets there first, and how askew, depends on
+# the seed, and the right of way has to hold for either (measured in time on seeds 1-16)
+MORE_SEEDS = {"doorway_two_way": (4, 5, 6, 7, 8)}
 CASES = [
     pytest.param(name, seed, marks=pytest.mark.xfail(strict=True, reason=KNOWN[name, seed]))
     if (name, seed) in KNOWN
     else (name, seed)
     for name in FAST
-    for seed in SEEDS
+    for seed in SEEDS + MORE_SEEDS.get(name, ())
 ]
 
 

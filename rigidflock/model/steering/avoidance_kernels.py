@@ -51,8 +51,9 @@ def _obstacle_feelers(at, frame, feeler, body, obs, start, items, nc, cells, tor
     ``obs``, ``start``, ``items``: as :class:`ObstacleGrid`; ``torus``: (w, h, wrap). Returns
     the summed strength, the nearest felt obstacle (-1 if none), the urgency, the nearest
     touched edge's distance (inf if none) and whether the guard's sides are touched (port,
-    starboard). (Arrays are passed alone, not in tuples: a tuple built per unit would count
-    references to them per unit.)"""
+    starboard), and whether any obstacle's edge is nearer than ``SPAN_REACH`` of the feeler
+    (else :func:`_obstacle_spans` adds nothing: it tests the same distance). (Arrays are passed
+    alone, not in tuples: a tuple built per unit would count references to them per unit.)"""
     hx, hy, bx, by = frame
     px, py = at
     w, h, wrap = torus
@@ -64,6 +65,8 @@ def _obstacle_feelers(at, frame, feeler, body, obs, start, items, nc, cells, tor
     cgap = np.inf
     port = False
     stbd = False
+    near = False
+    reach = SPAN_REACH * feeler
     for k in range(nc):
         cell = cells[k]
         for q in range(start[cell], start[cell + 1]):
@@ -72,6 +75,7 @@ def _obstacle_feelers(at, frame, feeler, body, obs, start, items, nc, cells, tor
             ahead = ax * hx + ay * hy
             dist = max(math.sqrt(ax * ax + ay * ay), 1e-6)
             edge = dist - obs[o, 2]
+            near = near or not edge >= reach  # as _obstacle_spans's test (NaN counts as near)
             a_bow = ax * bx + ay * by
             if edge < touch:
                 if a_bow > 0:  # touched ahead of the bow
@@ -89,7 +93,7 @@ def _obstacle_feelers(at, frame, feeler, body, obs, start, items, nc, cells, tor
             if dist < best:
                 best = dist
                 felt = o
-    return total, felt, urg, cgap, port, stbd
+    return total, felt, urg, cgap, port, stbd, near
 
 
 @nb.njit(cache=True, inline="always")
@@ -124,13 +128,15 @@ def _obstacle_spans(span, at, heading, feeler, clearance, obs, start, items, nc,
 
 @nb.njit(cache=True, inline="always")
 def _wall_feelers(found, at, frame, feeler, body, w, h):
-    """``found`` (total, urgency, contact gap, guard's port, guard's starboard) with the feeler,
-    priority, contact and guard of a unit at ``at`` (px, py), ``frame`` (hx, hy, bx, by) its
-    heading and bow, ``body`` (contact distance, length), against the four walls of a ``w`` x
-    ``h`` world folded in (``avoidance.wall_feelers``, ``avoidance.wall_priority``)."""
+    """``found`` (total, urgency, contact gap, guard's port, guard's starboard, near) with the
+    feeler, priority, contact and guard of a unit at ``at`` (px, py), ``frame`` (hx, hy, bx, by)
+    its heading and bow, ``body`` (contact distance, length), against the four walls of a ``w``
+    x ``h`` world folded in (``avoidance.wall_feelers``, ``avoidance.wall_priority``); ``near``
+    also when a wall is nearer than ``SPAN_REACH`` of the feeler (:func:`_wall_spans`'s test)."""
     hx, hy, bx, by = frame
     px, py = at
-    total, urg, cgap, port, stbd = found
+    total, urg, cgap, port, stbd, near = found
+    reach = SPAN_REACH * feeler
     touch, length = body
     for axis in range(2):
         hv = hx if axis == 0 else hy
@@ -144,6 +150,7 @@ def _wall_feelers(found, at, frame, feeler, body, w, h):
                     total += feeler / max(t, 1e-6)
                     urg = max(urg, _urgency(t, feeler))
             d = (wall - pv) * toward
+            near = near or not d >= reach
             nb = toward * (bx if axis == 0 else by)  # the normal along the bow
             if nb > 1e-9 and d < touch and d < cgap:
                 cgap = d
@@ -151,7 +158,7 @@ def _wall_feelers(found, at, frame, feeler, body, w, h):
                 side = toward * (bx if axis == 1 else -by)
                 port = port or side > 0
                 stbd = stbd or side < 0
-    return total, urg, cgap, port, stbd
+    return total, urg, cgap, port, stbd, near
 
 
 @nb.njit(cache=True, inline="always")

@@ -6,9 +6,9 @@ unit-obstacle pairs) without numpy temporaries. Tests compare the two. Arguments
 bundles (``typing.NamedTuple`` s of arrays and scalars, which numba takes apart by attribute);
 the small helpers are inlined into the loops. Kernels are compiled on first use and cached on disk
 (``cache=True``), so only the first run on a machine pays the compile time. Numba's cache watches
-this file only: after editing a helper imported from ``torus``, ``view``, ``cells`` or
-``avoidance_kernels``, touch
-this file (or clear ``__pycache__``) so the kernels are compiled again.
+this file only: after editing a helper imported from ``torus``, ``view``, ``cells``,
+``clearmap`` or ``avoidance_kernels``, touch this file (or clear ``__pycache__``) so the kernels
+are compiled again.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from rigidflock.model.steering.avoidance_kernels import (
     _wall_spans,
 )
 from rigidflock.model.steering.cells import cell_offsets
+from rigidflock.model.steering.clearmap import ClearMap, is_clear
 from rigidflock.model.steering.flocking import ATAN_POLY
 from rigidflock.model.steering.view import in_narrow_cone, seen
 from rigidflock.model.torus import min_image_2d
@@ -129,7 +130,8 @@ class UnitRules(NamedTuple):
 class ObstacleGrid(NamedTuple):
     """Obstacles (M, 3) cx, cy, r, binned by centre (``start``/``items`` from
     :func:`~.cells.bin_points`) into ``shape`` (2,) cells of size ``cell`` (2,) from ``origin``
-    (2,), each at least the largest feeler reach."""
+    (2,), each at least the largest feeler reach; ``clear``: where no obstacle is within reach
+    (:mod:`~.clearmap`: the search is skipped there)."""
 
     obs: np.ndarray
     start: np.ndarray
@@ -137,6 +139,7 @@ class ObstacleGrid(NamedTuple):
     origin: np.ndarray
     cell: np.ndarray
     shape: np.ndarray
+    clear: ClearMap
 
 
 class UnitOut(NamedTuple):
@@ -195,14 +198,29 @@ def gather_rows(order, bodies, key, out, out_key):
 # body and for arrays unpacked through a temporary tuple (``a, b, c, d = t.a, t.b, ...``).
 
 
+@nb.njit(cache=True, inline="always")
+def _cos_sin(a, trig, u):
+    """cos and sin of unit u's angle ``a``: from the cache ``trig`` (N, 3) (cos, sin, the angle
+    they are of) when it holds this angle, else computed and cached. A zero angle is always
+    computed (``-0.0 == 0.0`` but their sines differ in sign), a NaN never matches."""
+    if a == trig[u, 2] and a != 0.0:
+        return trig[u, 0], trig[u, 1]
+    c, s = math.cos(a), math.sin(a)
+    trig[u, 0] = c
+    trig[u, 1] = s
+    trig[u, 2] = a
+    return c, s
+
+
 @nb.njit(cache=True, parallel=True)
-def pair_pass(rows, bodies, rules, box, out):
+def pair_pass(rows, bodies, rules, box, out, trig):
     """Each row a against its candidate partners b (:class:`Rows`): partners closer than
     ``rules.search_r`` feed the rule sums (:class:`PairSums`, written to ``out`` at the row's
     unit ``rows.unit[a]``; ``flock`` per entry of ``nbr``), as the numpy rules define them.
     ``bodies`` and ``rules`` are in row order: renumbered so that neighbours sit close in
     memory (:func:`~.cells.ordered_rows`). Rows run in parallel; each sums its own partners in a
-    fixed order, so results do not depend on the threads or the numbering."""
+    fixed order, so results do not depend on the threads or the numbering. ``trig`` (N, 3): each
+    unit's cos, sin and angle, cached by unit for the unit pass and the vehicle forces."""
     ptr, nbr, pos, vel, angle = rows.ptr, rows.nbr, bodies.pos, bodies.vel, bodies.angle
     unit = rows.unit
     family, view_r, sep_r, lead_r = rules.family, rules.view_r, rules.sep_r, rules.lead_r
@@ -222,6 +240,8 @@ def pair_pass(rows, bodies, rules, box, out):
         nc = nfa = 0
         gap_a = np.inf
         nn2 = np.inf
+        # computed, not looked up in trig: a load in unit order would stall the row on a cache
+        # miss (~8 ms a tick at 100,000 units); the stores below do not wait
         ca, sa = math.cos(angle[a]), math.sin(angle[a])
         pax, pay = pos[a, 0], pos[a, 1]
         fam_a, view_a, sep_a, lead_a, len_a = family[a], view_r[a], sep_r[a], lead_r[a], length[a]
@@ -264,6 +284,9 @@ def pair_pass(rows, bodies, rules, box, out):
         nf[u] = nfa
         gap[u] = gap_a
         nn[u] = math.sqrt(nn2)  # sqrt is monotone and correctly rounded: the nearest distance
+        trig[u, 0] = ca
+        trig[u, 1] = sa
+        trig[u, 2] = angle[a]
 
 
 @nb.njit(cache=True, inline="always")
@@ -293,11 +316,10 @@ def _turn(ux, uy, hx, hy, lx, ly):
 
 
 @nb.njit(cache=True, inline="always")
-def _heading(vx, vy, angle):
-    """A unit's bow (c, s) and direction of travel (hx, hy), as ``state.headings``.
-    (The helpers take numbers, not arrays: an array handed to an inlined helper is reference
-    counted once per unit.)"""
-    c, s = math.cos(angle), math.sin(angle)
+def _heading(vx, vy, c, s):
+    """A unit's bow (c, s) (cos and sin of its angle) and direction of travel (hx, hy), as
+    ``state.headings``. (The helpers take numbers, not arrays: an array handed to an inlined
+    helper is reference counted once per unit.)"""
     speed = math.hypot(vx, vy)
     if speed > 1e-6:
         return c, s, vx / speed, vy / speed
@@ -340,10 +362,11 @@ def _aim(offset, vel_u, vel_p, intercept):
 
 
 @nb.njit(cache=True, parallel=True)
-def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
+def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
     """Per unit: heading, blended flocking terms (``sums`` from :func:`pair_pass`), leader
     flag, chase/intercept, feelers against obstacles (through ``grid``) and walls; results into
-    ``out`` (:class:`UnitOut`). ``scratch``: (N, 9) int64 work space.
+    ``out`` (:class:`UnitOut`). ``scratch``: (N, 9) int64 work space; ``trig``: the cos/sin
+    cache of :func:`pair_pass` (filled here for units it has not seen).
 
     Mirrors ``blend._finish`` and ``avoidance`` (the numpy definitions)."""
     pos, vel, angle = bodies.pos, bodies.vel, bodies.angle
@@ -358,6 +381,9 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
     obs, o_start, o_items = grid.obs, grid.start, grid.items
     ox, oy, sx, sy = grid.origin[0], grid.origin[1], grid.cell[0], grid.cell[1]
     ncx, ncy = grid.shape[0], grid.shape[1]
+    marked, clear_wrap = grid.clear.marked, grid.clear.wrap
+    clear_layout = (grid.clear.origin[0], grid.clear.origin[1], grid.clear.cell[0],
+                    grid.clear.cell[1], grid.clear.shape[0], grid.clear.shape[1])  # fmt: skip
     w, h, wrap = box.w, box.h, box.wrap
     offx, offy = cell_offsets(ncx, wrap), cell_offsets(ncy, wrap)
     force = out.force  # outputs: one plain assignment each (see above)
@@ -368,8 +394,11 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
     felt = out.felt
     n = pos.shape[0]
     p = n - 1  # the player's row, when there is one
+    avoid_finite = math.isfinite(w_avoid * S)  # then w_avoid * S * turn * 0.0 is +-0.0
+    has_obstacles = o_items.shape[0] > 0
     for u in nb.prange(n):
-        c, s, hx, hy = _heading(vel[u, 0], vel[u, 1], angle[u])
+        c, s = _cos_sin(angle[u], trig, u)
+        c, s, hx, hy = _heading(vel[u, 0], vel[u, 1], c, s)
         heading[u, 0] = hx
         heading[u, 1] = hy
         lx, ly = -s, c  # the body's port axis
@@ -402,20 +431,23 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
             at = (pos[u, 0], pos[u, 1])
             # scratch[u]: preallocated, no allocation per unit in the loop
             cells = scratch[u]
-            nc = _cells_around(at, (ox, oy, sx, sy, ncx, ncy), offx, offy, wrap, cells)
-            total, nearest, urg, cgap, on_port, on_stbd = _obstacle_feelers(
+            nc = 0  # no obstacle within reach: no cells to search
+            if has_obstacles and not is_clear(at[0], at[1], marked, clear_layout, clear_wrap):
+                nc = _cells_around(at, (ox, oy, sx, sy, ncx, ncy), offx, offy, wrap, cells)
+            total, nearest, urg, cgap, on_port, on_stbd, near = _obstacle_feelers(
                 at, (hx, hy, c, s), feeler, (clearance, touch, length[u]), obs, o_start, o_items,
                 nc, cells, (w, h, wrap),
             )  # fmt: skip
             felt[u] = nearest
             if walls:
-                total, urg, cgap, on_port, on_stbd = _wall_feelers(
-                    (total, urg, cgap, on_port, on_stbd), at, (hx, hy, c, s), feeler,
+                total, urg, cgap, on_port, on_stbd, near = _wall_feelers(
+                    (total, urg, cgap, on_port, on_stbd, near), at, (hx, hy, c, s), feeler,
                     (touch, length[u]), w, h,
                 )  # fmt: skip
-            # the blocked interval (``avoidance.blocked``): grown until no interval adds to it
+            # the blocked interval (``avoidance.blocked``): grown until no interval adds to it;
+            # with no surface within the spans' reach it stays (0, 0) (most units, most ticks)
             lo = hi = 0.0
-            while True:
+            while near:
                 nlo, nhi = _obstacle_spans(
                     (lo, hi), at, (hx, hy), feeler, clearance, obs, o_start, o_items, nc,
                     cells, (w, h, wrap),
@@ -425,11 +457,6 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
                 if nlo == lo and nhi == hi:
                     break
                 lo, hi = nlo, nhi
-            # ``avoidance.escape``: toward the end nearer the bow (``avoidance.bow_angle``)
-            bow = math.atan2(s * hx - c * hy, c * hx + s * hy)
-            port = hi - bow < bow - lo
-            turn = 1.0 if port else -1.0
-            end = hi if port else lo
             # priority (``blend._finish``): the other rules turn a unit away from a surface it
             # touches beside it and give way as a felt surface nears; touching one ahead,
             # only the escape steers
@@ -437,8 +464,18 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch):
             least = w_avoid * S * GUARD_TURN
             g_lo = (0.0 if on_port else least) if on_stbd else -np.inf
             g_hi = (0.0 if on_stbd else -least) if on_port else np.inf
-            fs = (1.0 - urg) * min(max(fs, g_lo), g_hi) + w_avoid * S * turn * total
-            if cgap < np.inf:
-                cmd = CONTACT_GAIN * min(max((end - bow) / math.pi, -1.0), 1.0)
-                fs = w_avoid * S * cmd
+            kept = (1.0 - urg) * min(max(fs, g_lo), g_hi)
+            if total == 0.0 and not cgap < np.inf and kept != 0.0 and avoid_finite:
+                # the escape adds +-0.0 to a nonzero force: the same bits without its direction
+                fs = kept
+            else:
+                # ``avoidance.escape``: toward the end nearer the bow (``avoidance.bow_angle``)
+                bow = math.atan2(s * hx - c * hy, c * hx + s * hy)
+                port = hi - bow < bow - lo
+                turn = 1.0 if port else -1.0
+                end = hi if port else lo
+                fs = kept + w_avoid * S * turn * total
+                if cgap < np.inf:
+                    cmd = CONTACT_GAIN * min(max((end - bow) / math.pi, -1.0), 1.0)
+                    fs = w_avoid * S * cmd
         force[u] = fs

@@ -143,7 +143,7 @@ def test_renumbered_rows_give_the_same_sums_bit_for_bit(scene_from, seed):
         kernels.PairRules(steerer._family, *radii_, sim.units.length, search,
                           VIEW_CODES[rules.view], rules.back_view_angle_factor,
                           rules.front_view_angle_factor),
-        steerer._box, sums,
+        steerer._box, sums, np.full((sim.units.n, 3), np.nan),
     )  # fmt: skip
     for name, got in renumbered.items():
         assert getattr(sums, name).tobytes() == got.tobytes(), name

@@ -1,0 +1,59 @@
+"""The compiled unpin pass (``sim/unpin.py``) against the numpy rule it replaced, tick by tick."""
+
+import numpy as np
+import pytest
+
+from rigidflock.model.flock_metrics import PIN_SLOW
+from rigidflock.sim.unpin import unpin_throttle
+
+
+def unpin_reference(vel, touching, cruise, pressed, until, tick, dt, after, hold, back, player,
+                    throttle):  # fmt: skip
+    """The rule as numpy: returns (throttle, pressed, until)."""
+    speed = np.hypot(vel[:, 0], vel[:, 1])
+    now = (touching > 0) & (speed < PIN_SLOW * cruise)
+    if player:
+        now[-1] = False
+    pressed = np.where(now, pressed + dt, 0.0)
+    start = pressed > after
+    if start.any():
+        until = np.where(start, tick + hold, until)
+        pressed[start] = 0.0
+    return np.where(tick < until, back, throttle), pressed, until
+
+
+@pytest.mark.parametrize("player", [False, True])
+def test_unpin_matches_the_numpy_rule(player):
+    rng = np.random.default_rng(3)
+    n, dt = 200, 1 / 60
+    cruise = rng.uniform(5.0, 10.0, n)
+    pressed, until = np.zeros(n), np.full(n, -1, np.int64)
+    ref_pressed, ref_until = pressed.copy(), until.copy()
+    out = np.empty(n)
+    backs = 0
+    for tick in range(400):
+        # mostly slow units in contact, so many are pressed long enough to back out
+        vel = rng.normal(size=(n, 2)) * np.where(rng.random(n) < 0.9, 0.3, 8.0)[:, None]
+        touching = (rng.random(n) < 0.95).astype(np.int64)
+        throttle = np.where(rng.random(n) < 0.5, 1.0, rng.uniform(-1.0, 1.0, n))
+        got = unpin_throttle(vel, touching, cruise, pressed, until, tick, dt, 0.5, 60, -0.6,
+                             player, throttle, out)  # fmt: skip
+        want, ref_pressed, ref_until = unpin_reference(
+            vel,
+            touching,
+            cruise,
+            ref_pressed,
+            ref_until,
+            tick,
+            dt,
+            0.5,
+            60,
+            -0.6,
+            player,
+            throttle,
+        )
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(pressed, ref_pressed)
+        np.testing.assert_array_equal(until, ref_until)
+        backs += int((want == -0.6).sum())
+    assert backs > 0
