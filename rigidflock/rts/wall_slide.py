@@ -80,7 +80,8 @@ def slide_heading(normal: np.ndarray, downhill: np.ndarray) -> np.ndarray:
     away = np.einsum("ij,ij->i", normal, downhill)
     h = tangent + OFF_WALL * normal
     h = np.where((away > np.abs(along))[:, None], normal, h)
-    return h / np.hypot(*h.T)[:, None]
+    # rows beside no wall have a zero normal (and are not used): no 0 / 0 there
+    return h / np.maximum(np.hypot(*h.T), 1e-12)[:, None]
 
 
 def wall_contact(
