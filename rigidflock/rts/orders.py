@@ -127,7 +127,8 @@ class Orders:
         facing = goal - centre
         nav = self.scene.navigation
         spacing = nav.slot_spacing * float(self.units.length[members].max())
-        slots = formation_slots(self.grid, fld, goal, facing, len(members), spacing)
+        path = navigation.path_from(self.grid, fld, centre)
+        slots = formation_slots(self.grid, fld, goal, facing, len(members), spacing, path)
         slots = assign_nearest(state.pos[members], slots)
         route = float(fld.dist[self.grid.cell_of(centre[None, :])[0]])
         g = Group(
@@ -140,7 +141,7 @@ class Orders:
             speed=float(self.units.cruise_speed[members].min()),
             tick=tick,
             route_length=route,
-            path=navigation.path_from(self.grid, fld, centre),
+            path=path,
         )
         self.groups[g.id] = g
         self.group_of[members] = g.id
@@ -165,7 +166,7 @@ class Orders:
             if blocked.any():
                 spacing = self.scene.navigation.slot_spacing * float(self.units.length.max())
                 g.slots = formation_slots(
-                    self.grid, g.field, g.goal, g.facing, len(g.members), spacing
+                    self.grid, g.field, g.goal, g.facing, len(g.members), spacing, g.path
                 )
                 g.arrived[:] = False
             g.best[:] = np.inf
