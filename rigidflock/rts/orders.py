@@ -30,6 +30,7 @@ from rigidflock.rts.control import SLOW_STUCK, control_group, oncoming_ahead
 from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
 from rigidflock.rts.slots import assign_nearest, formation_slots
+from rigidflock.rts.wall_slide import Walls, slide_along_walls
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 
 HALF_WIDTH_MARGIN = 1.25  # auto clearance: this many half-widths of the widest unit
@@ -60,6 +61,7 @@ class Orders:
         self.search_seconds = 0.0  # time spent in route searches (bench reports it)
         self.searches = 0
         self._grid: navigation.Grid | None = None
+        self._walls: Walls | None = None
 
     @property
     def grid(self) -> navigation.Grid:
@@ -76,6 +78,16 @@ class Orders:
                 preferred=self.preferred,
             )
         return self._grid
+
+    @property
+    def walls(self) -> Walls:
+        """The scene's walls and buildings as segments (:mod:`.wall_slide`)."""
+        if self._walls is None:
+            sc = self.scene
+            self._walls = Walls.of_scene(
+                [(w.start, w.end, w.thickness) for w in sc.walls], self.buildings
+            )
+        return self._walls
 
     def _field(self, goal, extra_cost=None) -> navigation.Field:
         t0 = time.perf_counter()
@@ -115,7 +127,8 @@ class Orders:
         facing = goal - centre
         nav = self.scene.navigation
         spacing = nav.slot_spacing * float(self.units.length[members].max())
-        slots = formation_slots(self.grid, fld, goal, facing, len(members), spacing)
+        path = navigation.path_from(self.grid, fld, centre)
+        slots = formation_slots(self.grid, fld, goal, facing, len(members), spacing, path)
         slots = assign_nearest(state.pos[members], slots)
         route = float(fld.dist[self.grid.cell_of(centre[None, :])[0]])
         g = Group(
@@ -128,7 +141,7 @@ class Orders:
             speed=float(self.units.cruise_speed[members].min()),
             tick=tick,
             route_length=route,
-            path=navigation.path_from(self.grid, fld, centre),
+            path=path,
         )
         self.groups[g.id] = g
         self.group_of[members] = g.id
@@ -145,6 +158,7 @@ class Orders:
         """A new building: rebuild the grid, re-route every group, move slots it covers."""
         self.buildings.append(np.asarray(building.polygon, dtype=float))
         self._grid = None
+        self._walls = None
         for g in self.groups.values():
             g.field = g.plain = self._field(g.goal)
             self._new_path(g, state)
@@ -152,7 +166,7 @@ class Orders:
             if blocked.any():
                 spacing = self.scene.navigation.slot_spacing * float(self.units.length.max())
                 g.slots = formation_slots(
-                    self.grid, g.field, g.goal, g.facing, len(g.members), spacing
+                    self.grid, g.field, g.goal, g.facing, len(g.members), spacing, g.path
                 )
                 g.arrived[:] = False
             g.best[:] = np.inf
@@ -184,6 +198,9 @@ class Orders:
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
                 oncoming, wait,
             )  # fmt: skip
+            c = slide_along_walls(
+                c, g, state, self.units, self.scene.navigation, self.walls, self.grid, S
+            )
             out.force[g.members] = c.force
             out.throttle[g.members] = c.throttle
             out.flock_scale[g.members] = c.flock_scale

@@ -1,7 +1,9 @@
 """Formation slots: where a group's units stand at the goal, and which unit takes which slot.
 
 The slots are a square lattice of ``spacing`` around the goal, aligned with the direction of
-travel: the reachable free lattice points nearest the goal, so the formation is a compact block.
+travel: the reachable free lattice points nearest the goal, so the formation is a compact block,
+less those on the group's way in (a door or gap it comes through: a unit standing on its slot
+there would shut it for the rest).
 When the order is given each unit takes the slot nearest to it overall (Hungarian method,
 ``scipy.optimize.linear_sum_assignment``), so that paths cross little. On the way the slots of
 units not yet on theirs are dealt again (:func:`deal_slots`). Positions are world units.
@@ -14,13 +16,37 @@ from scipy.optimize import linear_sum_assignment
 
 from rigidflock.rts.navigation import Field, Grid
 
+WAY_CLEAR = 1.25  # lattice spacings: no slot this near the group's way in (a door, a gap)
+
+
+def off_the_way(pts: np.ndarray, way: np.ndarray, goal: np.ndarray, spacing: float) -> np.ndarray:
+    """(P,) bool: lattice points ``pts`` (P, 2) farther than ``WAY_CLEAR`` x ``spacing`` from
+    every point of the group's route ``way`` (K, 2) that is itself that far from ``goal`` (2,).
+    A unit standing on its slot in the door it came through holds the door shut for the rest;
+    the formation's centre, where the route ends, keeps its slots."""
+    clear = WAY_CLEAR * spacing
+    way = way[np.hypot(*(way - goal).T) > clear]
+    ok = np.ones(len(pts), dtype=bool)
+    for lo in range(0, len(way), 64):  # (P, 64) distances at a time
+        d = np.hypot(*(pts[:, None, :] - way[None, lo : lo + 64, :]).transpose(2, 0, 1))
+        ok &= d.min(axis=1) > clear
+    return ok
+
 
 def formation_slots(
-    grid: Grid, field: Field, goal: np.ndarray, facing: np.ndarray, count: int, spacing: float
+    grid: Grid,
+    field: Field,
+    goal: np.ndarray,
+    facing: np.ndarray,
+    count: int,
+    spacing: float,
+    way: np.ndarray | None = None,
 ) -> np.ndarray:
     """``count`` distinct slots (count, 2) around ``goal`` on a lattice of ``spacing`` aligned
     with ``facing`` (the direction of travel): the reachable free lattice points nearest the
-    goal, so the formation is a compact block whose radius grows like sqrt(count)."""
+    goal, so the formation is a compact block whose radius grows like sqrt(count). ``way``:
+    optional route (K, 2) the group comes by; lattice points on it are left free
+    (:func:`off_the_way`)."""
     goal = np.asarray(goal, dtype=float)
     f = np.asarray(facing, dtype=float)
     norm = np.hypot(*f)
@@ -33,6 +59,8 @@ def formation_slots(
         pts = goal + spacing * (a.ravel()[:, None] * f + b.ravel()[:, None] * side)
         ok = grid.is_roomy(pts)
         ok[ok] &= np.isfinite(field.dist[grid.cell_of(pts[ok])])
+        if way is not None and len(way):
+            ok[ok] &= off_the_way(pts[ok], way, goal, spacing)
         if ok.sum() >= count or radius > 4 * np.sqrt(count) + 8:
             break
         radius *= 2

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from rigidflock.rts import navigation
-from rigidflock.rts.slots import assign_nearest, deal_slots, formation_slots
+from rigidflock.rts.slots import WAY_CLEAR, assign_nearest, deal_slots, formation_slots, off_the_way
 
 
 def open_field():
@@ -44,6 +44,33 @@ def test_formation_slots_skip_blocked_and_unreachable_places():
     slots = formation_slots(grid, fld, np.array([48.0, 50.0]), np.array([1.0, 0.0]), 12, 3.0)
     assert grid.is_free(slots).all()
     assert np.isfinite(fld.dist[grid.cell_of(slots)]).all()
+
+
+def test_off_the_way_clears_the_route_in_but_not_the_goal():
+    """A route in along y = 50 from x = 0 to the goal (50, 50), spacing 5: lattice points within
+    WAY_CLEAR spacings of it are taken, except near the goal (the formation's centre); a point
+    two spacings to the side of the route is free."""
+    way = np.stack([np.arange(0.0, 51.0, 2.0), np.full(26, 50.0)], axis=1)
+    goal = np.array([50.0, 50.0])
+    pts = np.array([[20.0, 50.0], [20.0, 55.0], [20.0, 60.0], [50.0, 50.0], [50.0, 55.0]])
+    np.testing.assert_array_equal(
+        off_the_way(pts, way, goal, 5.0), [False, False, True, True, True]
+    )
+    assert 5.0 < WAY_CLEAR * 5.0 < 10.0  # one lattice row each side of the route, not two
+
+
+def test_formation_slots_leave_the_group_s_way_in_free():
+    """A group coming in along y = 50 from the left: no slot on that line short of the goal
+    (a unit standing on a slot in the door it came through would shut it for the rest), and
+    still ``count`` distinct slots, more of them ahead of the goal."""
+    grid, fld = open_field()
+    goal = np.array([50.0, 50.0])
+    way = np.stack([np.arange(0.0, 51.0, 2.0), np.full(26, 50.0)], axis=1)
+    slots = formation_slots(grid, fld, goal, np.array([1.0, 0.0]), 25, 5.0, way)
+    assert len(np.unique(slots, axis=0)) == 25
+    on_way = (np.abs(slots[:, 1] - 50.0) < 7.0) & (slots[:, 0] < 50.0 - WAY_CLEAR * 5.0)
+    assert not on_way.any()
+    assert (slots[:, 0] > 50.0).sum() > (slots[:, 0] < 50.0).sum()
 
 
 def test_formation_slots_say_when_there_is_no_room():
