@@ -38,7 +38,9 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # re-simulates only recordings of this model. 1: rigidflock 0.1 on (files without the field are
 # model 1). 2: avoidance takes priority over flocking near obstacles and walls, units in contact
 # steer along the surface and back out, routes keep clearance from the unit's own half-width.
-MODEL_VERSION = 2
+# 3: ordered units against a scene wall slide along it, formation slots leave the group's way in
+# free (runs without move orders are as in model 2).
+MODEL_VERSION = 3
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
 UNPIN_SECONDS = 1.0  # how long it backs out

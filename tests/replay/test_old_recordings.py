@@ -1,7 +1,8 @@
-"""Recordings made by rigidflock 0.1.0 (format 1, model 1) still read and play back; they cannot
-be verified any more, since model 2 (issue 11: prioritised feelers, routes from the unit's
-half-width) simulates them differently. ``verify`` says so in one line instead of reporting a
-difference."""
+"""Recordings made by earlier models still read and play back: rigidflock 0.1.0's (format 1,
+model 1, ``*_v010.rfr``) and model 2's (``*_model2.rfr``). They cannot be verified any more,
+since this model simulates them differently (model 2: prioritised feelers, routes from the
+unit's half-width; model 3: wall sliding and slots off the way for ordered units). ``verify``
+says so in one line instead of reporting a difference."""
 
 import pytest
 
@@ -11,11 +12,24 @@ from rigidflock.replay.playback import Playback
 from rigidflock.sim import MODEL_VERSION
 from tests.conftest import ROOT
 
-FIXTURES = sorted((ROOT / "tests" / "fixtures").glob("*_v010.rfr"))
-LINE = (
-    f"recorded by model version 1; this rigidflock simulates model {MODEL_VERSION}: "
-    "cannot verify; replay and export still work"
-)
+FIXTURES = sorted((ROOT / "tests" / "fixtures").glob("*_v010.rfr")) + [
+    p
+    for v in range(2, MODEL_VERSION)
+    for p in sorted((ROOT / "tests" / "fixtures").glob(f"*_model{v}.rfr"))
+]
+
+
+def model_of(path) -> int:
+    """The model a fixture was recorded by (files without the field are model 1)."""
+    with ReplayReader(path) as reader:
+        return int(reader.header.get("model_version") or 1)
+
+
+def line(version: int) -> str:
+    return (
+        f"recorded by model version {version}; this rigidflock simulates model {MODEL_VERSION}: "
+        "cannot verify; replay and export still work"
+    )
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
@@ -24,16 +38,16 @@ def test_an_old_recording_says_it_cannot_be_verified_in_one_line(path, capsys):
         assert reader.ticks == 121  # recorded with --ticks 120 (tick 0 included)
         result = verify(reader)
     assert not result.ok and result.difference is None
-    assert result.unverifiable == LINE and result.ticks_checked == 0
+    assert result.unverifiable == line(model_of(path)) and result.ticks_checked == 0
     assert main(["verify", str(path)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"rigidflock: {path}: {LINE}"]
+    assert err == [f"rigidflock: {path}: {line(model_of(path))}"]
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
 def test_an_old_recording_still_plays_back(path):
     with ReplayReader(path) as reader:
-        assert reader.header.get("model_version") is None
+        assert reader.header.get("model_version") in (None, *range(2, MODEL_VERSION))
         playback = Playback(reader)
         for tick in (playback.first_tick, playback.last_tick):
             view = playback.view(tick)
@@ -41,4 +55,6 @@ def test_an_old_recording_still_plays_back(path):
 
 
 def test_there_are_fixtures():
-    assert len(FIXTURES) >= 2  # a flock with a player, and move orders through a doorway
+    # a flock with a player, and move orders through a doorway, by model 1 and by model 2
+    assert len(FIXTURES) >= 4
+    assert {model_of(p) for p in FIXTURES} == set(range(1, MODEL_VERSION))
