@@ -66,7 +66,7 @@ def test_a_longer_scenario_completes_unpinned(name, seed):
 )
 def test_the_bottleneck_clears_completely():
     """1,000 units through a 4.2 m gap: every one through and on its slot in time (the scene's
-    seed; about 15 minutes on one core)."""
+    seed; about 4 minutes on one core)."""
     check(scenarios.run_scenario(scenario_folder() / "bottleneck_squeeze.toml"))
 
 
