@@ -8,6 +8,9 @@ from rigidflock.model.steering import kernels
 from rigidflock.model.steering.blend import World, steer_reference
 from rigidflock.sim import Simulation
 
+# issue 11's forest, with a pocket between two trees 1.5 apart that units reach on seed 3
+from tests.sim.test_forests import FOREST
+
 SCENE = """
 seed = {seed}
 [world]
@@ -55,25 +58,6 @@ def test_kernels_agree_with_the_reference(scene_from, view, seed):
     assert set(zip(*fast.pairs, strict=True)) == set(zip(*ref.pairs, strict=True))
 
 
-# issue 11's forest (tests/sim/test_forests.py), with a pocket between two trees 1.5 apart that
-# units reach on seed 3
-FOREST = """
-[world]
-size = [800.0, 600.0]
-bounds = "{bounds}"
-[rules]
-view = "limited"
-chase = false
-[[groups]]
-count = 30
-spawn = {{ center = [400.0, 300.0], radius = 100.0 }}
-[obstacle_field]
-count = 30
-radius = 16.0
-margin = 20.0
-"""
-
-
 @pytest.mark.parametrize("bounds", ["wrap", "walls"])
 def test_kernels_agree_where_blocked_intervals_merge(scene_from, bounds):
     """The blocked interval (several trees, or trees and walls, merged) agrees too; the run is
@@ -81,7 +65,7 @@ def test_kernels_agree_where_blocked_intervals_merge(scene_from, bounds):
     from rigidflock.model.steering import avoidance
     from rigidflock.model.steering.blend import touch_distance
 
-    sim = Simulation(scene_from(FOREST.format(bounds=bounds)), seed=3)
+    sim = Simulation(scene_from(FOREST.format(view="limited", bounds=bounds, avoid="true")), seed=3)
     world = World(sim.obstacles, sim.size, sim.box, bounds == "walls")
     u, merged = sim.units, 0
     for tick in range(1, 1201):
