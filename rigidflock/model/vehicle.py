@@ -53,6 +53,16 @@ def _unit_forces(c, s, vx, vy, omega, throttle, steer, length, thrust, max_steer
     return c, s, fs, thrust_mag, rx, ry, -k * ux, -k * uy
 
 
+@nb.njit(cache=True, inline="always")
+def _net(c, s, fs, thrust_mag, rx, ry, dx, dy, omega, length, angular_damping):
+    """Net force (fx, fy), newtons, and torque about the centre of mass from the parts
+    :func:`_unit_forces` returns: thrust along the bow, drag at the drag centre, the bow force at
+    +L/2, less the angular damping."""
+    fx = thrust_mag * c + dx - fs * s
+    fy = thrust_mag * s + dy + fs * c
+    return fx, fy, (rx * dy - ry * dx) - angular_damping * omega + 0.5 * length * fs
+
+
 @nb.njit(cache=True, parallel=True)
 def vehicle_forces_into(
     angle,
@@ -75,9 +85,9 @@ def vehicle_forces_into(
             math.cos(angle[u]), math.sin(angle[u]), vel[u, 0], vel[u, 1], omega[u], throttle[u],
             steer_force[u], length[u], thrust[u], max_steer[u], drag_k[u],
         )  # fmt: skip
-        force[u, 0] = thrust_mag * c + dx - fs * s
-        force[u, 1] = thrust_mag * s + dy + fs * c
-        torque[u] = (rx * dy - ry * dx) - angular_damping[u] * omega[u] + 0.5 * length[u] * fs
+        force[u, 0], force[u, 1], torque[u] = _net(
+            c, s, fs, thrust_mag, rx, ry, dx, dy, omega[u], length[u], angular_damping[u]
+        )
 
 
 @nb.njit(cache=True, parallel=True)
@@ -112,9 +122,9 @@ def vehicle_forces_rows(
             thrust[u], max_steer[u], drag_k[u],
         )  # fmt: skip
         r = rows[u]
-        out[r, 0] = thrust_mag * c + dx - fs * s
-        out[r, 1] = thrust_mag * s + dy + fs * c
-        out[r, 2] = (rx * dy - ry * dx) - angular_damping[u] * omega[u] + 0.5 * length[u] * fs
+        out[r, 0], out[r, 1], out[r, 2] = _net(
+            c, s, fs, thrust_mag, rx, ry, dx, dy, omega[u], length[u], angular_damping[u]
+        )
 
 
 def vehicle_forces(
