@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from rigidflock.model.steering.flocking import forward_left
 from rigidflock.model.steering.pursuit import seek_steer
 
 REACH = 0.6  # unit lengths (plus the wall's half thickness) from the centre: against the wall
@@ -136,9 +137,7 @@ def slide_along_walls(c, g, state, units, nav, walls: Walls, grid, steering_forc
     cells = grid.cell_of(pos[rows])
     downhill = np.zeros((len(idx), 2))
     downhill[rows] = grid.centre(g.field.next_cell[cells]) - pos[rows]
-    ang = state.angle[idx]
-    fwd = np.stack([np.cos(ang), np.sin(ang)], axis=1)
-    left = np.stack([-fwd[:, 1], fwd[:, 0]], axis=1)
+    fwd, left = forward_left(state.angle[idx])
     force, throttle, flock = slide_control(
         against, normal, downhill, fwd, left, nav.seek * steering_force,
         c.force, c.throttle, c.flock_scale,
