@@ -12,9 +12,9 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
-from rigidflock.model.steering.cells import cell_list, neighbour_cells
+from rigidflock.model.steering.cells import cell_list, nearest_of, neighbour_cells
 from rigidflock.model.steering.neighbours import pairs_kdtree
-from rigidflock.model.torus import fold, folded, min_image, min_image_2d
+from rigidflock.model.torus import fold, min_image, min_image_2d
 
 
 def polarization(heading: np.ndarray) -> float:
@@ -61,24 +61,49 @@ def nn_completed(
     inf otherwise (what the steering's pair pass writes). Only the units left at inf are searched
     again (rings of cells of about ``radius`` around them, compiled), so a dense flock costs no
     search at all. Same values as :func:`nn_distances` (the minimum-image offset is the same
-    subtraction either way; tests compare)."""
-    from rigidflock.model.steering.cells import nearest_of
-
+    subtraction either way; tests compare). One compiled call when the positions already lie in
+    the world (as they do after its wrap): the run metrics call this every tick."""
     if len(pos) < 2:
         return np.zeros(0)
-    far = np.flatnonzero(np.isinf(nn_within))
-    if len(far) == 0:
-        return nn_within
-    nn = nn_within.copy()
-    p = np.ascontiguousarray(pos if box is None else folded(pos, box), dtype=np.float64)
     w, h = (0.0, 0.0) if box is None else (float(box[0]), float(box[1]))
     if radius <= 0.0:  # no hint: cells of about the mean spacing
-        ext = np.ptp(p, axis=0) if box is None else np.asarray(box, float)
-        radius = float(max(np.sqrt(ext[0] * ext[1] / len(p)), 1e-9))
-    out = np.empty(len(far))
-    nearest_of(p, far.astype(np.int64), float(radius), w, h, box is not None, out)
-    nn[far] = out
+        ext = np.ptp(pos, axis=0) if box is None else np.asarray(box, float)
+        radius = float(max(np.sqrt(ext[0] * ext[1] / len(pos)), 1e-9))
+    p = np.ascontiguousarray(pos, dtype=np.float64)
+    nn, ok = _complete_far(nn_within, p, radius, w, h, box is not None)
+    if not ok:  # some position outside the wrapped world: fold first (rare)
+        nn, _ = _complete_far(nn_within, np.ascontiguousarray(fold(p, box)), radius, w, h, True)
     return nn
+
+
+@nb.njit(cache=True)
+def _complete_far(nn_within, pos, radius, box_w, box_h, wrap):
+    """(:func:`nn_completed`'s array, True): ``nn_within`` itself when no entry is inf, else a
+    copy with the inf entries searched; (``nn_within``, False) without searching when the world
+    wraps and a position lies outside it (the caller folds first)."""
+    n_far = 0
+    for k in range(nn_within.shape[0]):
+        if np.isinf(nn_within[k]):
+            n_far += 1
+    if n_far == 0:
+        return nn_within, True
+    if wrap:
+        for k in range(pos.shape[0]):
+            x, y = pos[k, 0], pos[k, 1]
+            if not (x >= 0.0 and x < box_w and y >= 0.0 and y < box_h):
+                return nn_within, False
+    far = np.empty(n_far, np.int64)
+    m = 0
+    for k in range(nn_within.shape[0]):
+        if np.isinf(nn_within[k]):
+            far[m] = k
+            m += 1
+    out = np.empty(n_far)
+    nearest_of(pos, far, radius, box_w, box_h, wrap, out)
+    nn = nn_within.copy()
+    for m in range(n_far):
+        nn[far[m]] = out[m]
+    return nn, True
 
 
 @nb.njit(cache=True)

@@ -40,6 +40,25 @@ def _inside(pos, w, h):
     return True
 
 
+@nb.njit(cache=True)
+def outside(pos, w, h):
+    """Indices (K,) of the positions (N, 2) not in [0, w) x [0, h) (NaN counts as outside), in
+    order: those :func:`fold` would move."""
+    count = 0
+    for k in range(pos.shape[0]):
+        x, y = pos[k, 0], pos[k, 1]
+        if not (x >= 0.0 and x < w and y >= 0.0 and y < h):
+            count += 1
+    out = np.empty(count, np.int64)
+    m = 0
+    for k in range(pos.shape[0]):
+        x, y = pos[k, 0], pos[k, 1]
+        if not (x >= 0.0 and x < w and y >= 0.0 and y < h):
+            out[m] = k
+            m += 1
+    return out
+
+
 def min_image(d: np.ndarray, box: np.ndarray | None) -> np.ndarray:
     """Offsets ``d`` (..., 2) folded to the nearest periodic image in a wrap-around ``box``
     (unchanged when ``box`` is None: the world does not wrap)."""

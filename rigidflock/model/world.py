@@ -2,9 +2,10 @@
 
 This is the only module that imports pymunk. Per tick it makes a fixed number of calls whatever the
 unit count: one batch read of every body, one batch write of forces and torques, ``substeps`` calls
-to ``Space.step``, and (wrap-around worlds, when a unit crossed an edge) one batch write of
-positions. Batch rows are mapped to unit rows through ``BODY_ID``: the batch order is pymunk's, not
-the insertion order, and it includes static bodies.
+to ``Space.step``, and (wrap-around worlds, when units crossed an edge) their new positions: one
+body at a time for a few, one batch write of every position for many. Batch rows are mapped to
+unit rows through ``BODY_ID``: the batch order is pymunk's, not the insertion order, and it
+includes static bodies.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from rigidflock.scene import PhysicsSpec
 
 UNIT, PLAYER, OBSTACLE, WALL = 1, 2, 3, 4  # walls: the bounds, [[walls]] and buildings
 WALL_RADIUS = 2.0  # half-thickness of the boundary walls; their inner face is the world edge
+# Up to this many units crossing a wrap-around edge in one tick are moved one body at a time
+# (~1 us each); more go in one batch write of every body's position.
+WRAP_ONE_BY_ONE = 32
 
 _READ = (
     pb.BodyFields.BODY_ID
@@ -226,13 +230,20 @@ class World:
         positions just read. Returns True when some unit was moved."""
         if self.bounds != "wrap":
             return False
-        wrapped = torus.folded(state.pos, self.size)
-        if wrapped is state.pos or np.array_equal(wrapped, state.pos):
+        w, h = float(self.size[0]), float(self.size[1])
+        out = torus.outside(state.pos, w, h)
+        if len(out) == 0:
             return False
-        state.pos[:] = wrapped
+        moved = torus.fold(state.pos[out], self.size)
+        state.pos[out] = moved
+        if len(out) <= WRAP_ONE_BY_ONE:
+            # the few units that crossed this tick, each set alone: a batch write walks every body
+            for k, u in enumerate(out.tolist()):
+                self.bodies[u].position = (float(moved[k, 0]), float(moved[k, 1]))
+            return True
         buf = self._pos_buf
         buf[:] = self._floats[:, 0:2]  # static bodies keep their positions
-        buf[self._rows] = wrapped
+        buf[self._rows] = state.pos
         self._out.set_float_buf(buf.reshape(-1))
         pb.set_space_bodies(self.space, pb.BodyFields.POSITION, self._out)
         return True

@@ -38,3 +38,14 @@ def test_folded_is_fold_and_skips_positions_already_inside():
     assert folded(inside, box) is inside
     for p in (inside - 30.0, inside + 80.0, np.array([[100.0, 0.0]]), np.array([[-0.0, 49.9]])):
         np.testing.assert_array_equal(folded(p, box), fold(p, box))
+
+
+def test_outside_lists_the_positions_fold_would_move():
+    box = np.array([100.0, 50.0])
+    rng = np.random.default_rng(2)
+    p = rng.uniform(-20.0, 120.0, (500, 2))
+    p[:4] = [[100.0, 0.0], [-0.0, 49.9], [np.nan, 1.0], [0.0, 50.0]]
+    got = torus.outside(p, 100.0, 50.0)
+    moved = np.flatnonzero(~(torus.fold(p, box) == p).all(axis=1))  # NaN != NaN: moved
+    np.testing.assert_array_equal(got, moved)
+    assert 1 not in got and {0, 2, 3} <= set(got.tolist())

@@ -75,6 +75,25 @@ def test_wrap_around_moves_units_to_the_other_side(scene_from):
     assert xs[-1] < 20  # re-entered on the left
 
 
+def test_wrap_around_moves_a_few_units_alone_and_many_in_a_batch_alike(scene_from, monkeypatch):
+    """Units crossing an edge are moved one body at a time when few cross, in one batch write of
+    every position when many do: both must give the same run, bit for bit (a dense flock in a
+    small world, so units cross on many ticks)."""
+    from rigidflock.model import world
+
+    sc = scene_from(
+        "seed = 2\n[world]\nsize = [120.0, 90.0]\n"
+        "[[groups]]\ncount = 60\nspawn = { radius = 40.0 }\n"
+    )
+    alone = run(Simulation(sc), 400)
+    monkeypatch.setattr(world, "WRAP_ONE_BY_ONE", 0)
+    assert np.array_equal(run(Simulation(sc), 400), alone)
+    pos = alone[:, : 2 * 60].reshape(len(alone), 60, 2)
+    assert (pos >= 0).all() and (pos[..., 0] < 120).all() and (pos[..., 1] < 90).all()
+    jumps = (np.abs(np.diff(pos, axis=0)) > 45.0).any(axis=2).sum(axis=1)  # crossings per tick
+    assert (jumps > 0).sum() >= 10, "too few crossings to test both paths"
+
+
 def test_walls_keep_units_inside(scene_from):
     sc = scene_from(
         '[world]\nsize = [100.0, 100.0]\nbounds = "walls"\n[rules]\navoidance = false\n'
