@@ -24,6 +24,10 @@ def test_compiled_min_image_is_the_numpy_one_bit_for_bit():
     box = np.array([37.5, 12.25])
     d = rng.uniform(-100, 100, (2000, 2))
     d[:10] = box / 2  # ties fold the same way on both paths
+    # the compiled one returns offsets under a quarter period as they are: at that edge too
+    d[10:14] = [[box[0] / 4, -box[1] / 4], [-box[0] / 4, box[1] / 4]] * 2
+    d[12:14] = np.nextafter(d[12:14], 0.0)
+    d[14:20] = [[0.0, -0.0], [-0.0, 0.0], [1e-300, -1e-300]] * 2
     ref = torus.min_image(d, box)
     got = np.array([torus.min_image_2d(x, y, box[0], box[1], True) for x, y in d])
     np.testing.assert_array_equal(got, ref)
