@@ -12,10 +12,14 @@ The simulation is a library first::
 recorded as the changed text).
 """
 
-from rigidflock.scene import Scene, SceneError, load_scene, parse_scene
-from rigidflock.scene.overrides import derive
-from rigidflock.scenes import bundled_scene
-from rigidflock.sim import Command, Simulation, StepEvents
+from rigidflock import kernel_cache
+
+kernel_cache.configure()  # before any kernel module is imported: numba places caches then
+
+from rigidflock.scene import Scene, SceneError, load_scene, parse_scene  # noqa: E402
+from rigidflock.scene.overrides import derive  # noqa: E402
+from rigidflock.scenes import bundled_scene  # noqa: E402
+from rigidflock.sim import Command, Simulation, StepEvents  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = [

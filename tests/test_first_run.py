@@ -7,7 +7,7 @@ from rigidflock.runs import warmup
 
 
 def test_kernels_cold_looks_for_numba_index_files(monkeypatch):
-    Simulation("aidemo4").step()  # cached now (the test run compiled them)
+    warmup.warm_up(Simulation("aidemo4").scene)  # compiled and cached now
     assert not warmup.kernels_cold()
     monkeypatch.setattr(warmup, "KERNEL_MODULES", ("rigidflock.outputs",))  # never compiled
     assert warmup.kernels_cold()
@@ -31,6 +31,7 @@ def test_a_cold_cache_is_announced_and_compiled_before_the_run(monkeypatch, caps
 
 
 def test_a_warm_cache_says_nothing(capsys):
+    warmup.warm_up(Simulation("aidemo4").scene)
     assert main(["run", "aidemo4", "--ticks", "5"]) == 0
     out, err = capsys.readouterr()
     assert "compiling" not in err + out

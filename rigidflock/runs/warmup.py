@@ -1,5 +1,6 @@
-"""The first run on a machine: numba compiles the per-tick kernels (several seconds) and caches
-them beside their modules (``__pycache__``); later runs load them. :func:`kernels_cold` says
+"""The first run on a machine (or of edited sources): numba compiles the per-tick kernels
+(several seconds) and caches them (:mod:`rigidflock.kernel_cache` says where); later runs load
+them. :func:`kernels_cold` says
 whether that cache is empty, and :func:`warm_up` compiles them with a throwaway simulation of a
 few ticks, so a front end can say so and start its progress bar (and clock) afterwards.
 """
@@ -25,11 +26,10 @@ KERNEL_MODULES = (
 
 
 def _cache_dirs(module_file: Path) -> list[Path]:
-    dirs = [module_file.parent / "__pycache__"]
+    """Where numba looks for a module's cached kernels: only ``NUMBA_CACHE_DIR`` when it is set
+    (as :mod:`rigidflock.kernel_cache` sets it), else beside the module."""
     env = os.environ.get("NUMBA_CACHE_DIR")
-    if env:
-        dirs.append(Path(env))
-    return dirs
+    return [Path(env)] if env else [module_file.parent / "__pycache__"]
 
 
 def kernels_cold() -> bool:

@@ -5,10 +5,10 @@ definitions; these kernels compute the same quantities in one pass over the cand
 unit-obstacle pairs) without numpy temporaries. Tests compare the two. Arguments come in named
 bundles (``typing.NamedTuple`` s of arrays and scalars, which numba takes apart by attribute);
 the small helpers are inlined into the loops. Kernels are compiled on first use and cached on disk
-(``cache=True``), so only the first run on a machine pays the compile time. Numba's cache watches
-this file only: after editing a helper imported from ``torus``, ``view``, ``cells``,
-``clearmap`` or ``avoidance_kernels``, touch this file (or clear ``__pycache__``) so the kernels
-are compiled again.
+(``cache=True``), so only the first run on a machine pays the compile time. Numba's cache
+watches this file only, not the helpers inlined from ``torus``, ``view``, ``cells``,
+``clearmap`` or ``avoidance_kernels``: :mod:`rigidflock.kernel_cache` keys the cache directory
+by every module of the package, so an edit to any of them compiles the kernels again.
 """
 
 from __future__ import annotations
