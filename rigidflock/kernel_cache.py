@@ -34,12 +34,14 @@ def sources_key(package: Path = PACKAGE) -> str:
 
 def cache_root(package: Path = PACKAGE) -> Path:
     """Beside the package when it is writable (a checkout), else the user's cache directory (an
-    installed package in a read-only site-packages)."""
+    installed package in a read-only site-packages), in a folder of its own per installed copy:
+    two environments used in turn must not remove each other's caches."""
     here = package / "__pycache__"
     if os.access(package, os.W_OK) and (not here.exists() or os.access(here, os.W_OK)):
         return here / "numba"
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
-    return Path(base) / "rigidflock" / "numba"
+    where = hashlib.sha1(str(package).encode()).hexdigest()[:12]
+    return Path(base) / "rigidflock" / "numba" / where
 
 
 def configure() -> str | None:

@@ -62,3 +62,14 @@ def test_this_process_caches_its_kernels_under_the_current_key():
     where = Path(os.environ["NUMBA_CACHE_DIR"])
     assert where.name == kernel_cache.sources_key()
     assert next(where.rglob("kernels.*.nbi"), None) is not None
+
+
+def test_a_read_only_install_caches_in_the_users_directory_per_copy(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(kernel_cache.os, "access", lambda path, mode: False)
+    a = kernel_cache.cache_root(tmp_path / "env1" / "rigidflock")
+    b = kernel_cache.cache_root(tmp_path / "env2" / "rigidflock")
+    assert a.parent == b.parent == tmp_path / "cache" / "rigidflock" / "numba"
+    assert a != b  # each copy prunes only its own older caches
+    monkeypatch.undo()
+    assert kernel_cache.cache_root(tmp_path) == tmp_path / "__pycache__" / "numba"  # writable
