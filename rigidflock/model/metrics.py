@@ -70,24 +70,26 @@ def nn_completed(
         ext = np.ptp(pos, axis=0) if box is None else np.asarray(box, float)
         radius = float(max(np.sqrt(ext[0] * ext[1] / len(pos)), 1e-9))
     p = np.ascontiguousarray(pos, dtype=np.float64)
-    nn, ok = _complete_far(nn_within, p, radius, w, h, box is not None)
-    if not ok:  # some position outside the wrapped world: fold first (rare)
-        nn, _ = _complete_far(nn_within, np.ascontiguousarray(fold(p, box)), radius, w, h, True)
+    wrap = box is not None
+    nn, ok = _complete_far(nn_within, p, radius, w, h, wrap, wrap)
+    if not ok:  # some position outside the wrapped world (or NaN): fold first, search as is
+        folded = np.ascontiguousarray(fold(p, box))
+        nn, _ = _complete_far(nn_within, folded, radius, w, h, True, False)
     return nn
 
 
 @nb.njit(cache=True)
-def _complete_far(nn_within, pos, radius, box_w, box_h, wrap):
+def _complete_far(nn_within, pos, radius, box_w, box_h, wrap, check):
     """(:func:`nn_completed`'s array, True): ``nn_within`` itself when no entry is inf, else a
-    copy with the inf entries searched; (``nn_within``, False) without searching when the world
-    wraps and a position lies outside it (the caller folds first)."""
+    copy with the inf entries searched; with ``check``, (``nn_within``, False) without searching
+    when a position lies outside the wrapped world (the caller folds, then calls without it)."""
     n_far = 0
     for k in range(nn_within.shape[0]):
         if np.isinf(nn_within[k]):
             n_far += 1
     if n_far == 0:
         return nn_within, True
-    if wrap:
+    if check:
         for k in range(pos.shape[0]):
             x, y = pos[k, 0], pos[k, 1]
             if not (x >= 0.0 and x < box_w and y >= 0.0 and y < box_h):

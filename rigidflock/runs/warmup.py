@@ -68,10 +68,11 @@ def _rare_kernels() -> None:
     mid-run (~3 ms of a 10,000-unit tick, once)."""
     import numpy as np
 
+    from rigidflock.model.metrics import nn_completed
     from rigidflock.model.steering import cells
 
     pos = np.array([[0.0, 0.0], [1.0, 0.0], [50.0, 50.0]])
-    cells.nearest_of(pos, np.array([2], np.int64), 5.0, 0.0, 0.0, False, np.empty(1))
+    nn_completed(np.array([1.0, 1.0, np.inf]), pos, None, 5.0)
     for wrap, (w, h) in ((False, (0.0, 0.0)), (True, (60.0, 60.0))):
         cells.ordered_rows(pos, 5.0, w, h, wrap)
         cells.ordered_rows_serial(pos, 5.0, w, h, wrap)

@@ -35,3 +35,20 @@ def test_flock_labels_of_few_units():
     assert list(flock_labels(two, np.zeros(2, int), 5.0)) == [0, 1]
     assert list(flock_labels(two, np.zeros(2, int), 5.01)) == [0, 0]
     assert list(flock_labels(two, np.array([0, 1]), 5.01)) == [0, 1]  # other family
+
+
+def test_nn_completed_searches_positions_outside_a_wrapped_world_and_beside_a_nan():
+    """Positions not yet folded into a wrap-around world are folded before the search, and one
+    NaN position (a unit the run is about to report as failed) leaves the others' distances
+    those of the k-d tree over the rest (it once left every searched unit at inf)."""
+    from rigidflock.model.metrics import nn_completed, nn_distances
+
+    rng = np.random.default_rng(3)
+    box = np.array([200.0, 120.0])
+    pos = rng.uniform(-50.0, 250.0, (80, 2))
+    far = np.full(80, np.inf)  # as if nobody were within the steering's radius
+    np.testing.assert_array_equal(nn_completed(far, pos, box, 10.0), nn_distances(pos, box))
+    pos[7] = np.nan
+    got = nn_completed(far, pos, box, 10.0)
+    rest = np.delete(np.arange(80), 7)
+    np.testing.assert_array_equal(got[rest], nn_distances(pos[rest], box))
