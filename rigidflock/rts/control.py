@@ -47,6 +47,7 @@ SLOW_STUCK = 0.2  # below this share of the group's speed a unit without progres
 DESCEND_REACH = 2  # off the path a unit looks this many times the lookahead down the field
 ONCOMING_AHEAD = 3.0  # unit lengths: another group's unit this close ahead, heading at us
 KEEP_RIGHT = 0.75  # unit widths: meeting one, a unit steers this far right of its route
+CROWDED = 1.5  # unit lengths: a unit without progress this close behind another is not stuck
 
 
 @dataclass
@@ -293,12 +294,19 @@ def find_stuck(
     group_speed: float,
     tick: int,
     stuck_ticks: int,
+    gap: np.ndarray | None = None,
+    length: np.ndarray | None = None,
 ) -> np.ndarray:
     """(m,) bool: units not ``arrived`` (m,) without progress for more than ``stuck_ticks``
     since ``progress_tick`` (m,) while standing still (``speed`` (m,) below ``SLOW_STUCK`` x
-    ``group_speed``; one merely queueing still creeps along)."""
+    ``group_speed``; one merely queueing still creeps along). With ``gap`` (m,), the distance
+    to the nearest unit ahead, and ``length`` (m,): not one within ``CROWDED`` lengths behind
+    another, which waits in a crowd (backing off, every few seconds all at once, the crowd
+    opened a void in front of the gap it comes through and pressed its flanks into the wall)."""
     stuck = ~arrived & (tick - progress_tick > stuck_ticks)
     stuck &= speed < SLOW_STUCK * group_speed
+    if gap is not None:
+        stuck &= ~(gap < CROWDED * length)
     return stuck
 
 
@@ -423,7 +431,7 @@ def control_group(
     if g.arrived.all() and g.arrival_tick is None:
         g.arrival_tick = tick
     stuck_ticks = int(round(nav.stuck_seconds / dt))
-    stuck = find_stuck(g.arrived, g.progress_tick, b.speed, g.speed, tick, stuck_ticks)
+    stuck = find_stuck(g.arrived, g.progress_tick, b.speed, g.speed, tick, stuck_ticks, gap[idx], L)
     if stuck.any():
         start_backing(g, stuck, tick, dt, stuck_ticks)
     return GroupControl(

@@ -3,7 +3,8 @@
 The slots are a square lattice of ``spacing`` around the goal, aligned with the direction of
 travel: the reachable free lattice points nearest the goal, so the formation is a compact block,
 less those on the group's way in (a door or gap it comes through: a unit standing on its slot
-there would shut it for the rest).
+there would shut it for the rest), and in sight of the goal (not behind the wall of the gap it
+comes through, among the crowd still to come; a closer lattice where there is no room).
 When the order is given each unit takes the slot nearest to it overall (Hungarian method,
 ``scipy.optimize.linear_sum_assignment``), so that paths cross little. On the way the slots of
 units not yet on theirs are dealt again (:func:`deal_slots`). Positions are world units.
@@ -17,6 +18,9 @@ from scipy.optimize import linear_sum_assignment
 from rigidflock.rts.navigation import Field, Grid
 
 WAY_CLEAR = 1.25  # lattice spacings: no slot this near the group's way in (a door, a gap)
+# shares of the spacing tried in turn for a formation in sight of the goal: slots behind a wall
+# (the far side of the gap a crowd comes through) stand among the crowd still to come
+SQUEEZE = (1.0, 0.9, 0.8)
 
 
 def off_the_way(pts: np.ndarray, way: np.ndarray, goal: np.ndarray, spacing: float) -> np.ndarray:
@@ -46,11 +50,34 @@ def formation_slots(
     with ``facing`` (the direction of travel): the reachable free lattice points nearest the
     goal, so the formation is a compact block whose radius grows like sqrt(count). ``way``:
     optional route (K, 2) the group comes by; lattice points on it are left free
-    (:func:`off_the_way`)."""
+    (:func:`off_the_way`). Only points in sight of the goal (:func:`in_sight`), on a lattice
+    ``SQUEEZE``-d closer if there are not ``count`` of them; failing that, any."""
     goal = np.asarray(goal, dtype=float)
     f = np.asarray(facing, dtype=float)
     norm = np.hypot(*f)
     f = f / norm if norm > 1e-9 else np.array([1.0, 0.0])
+    # in sight of the goal, closer where there is no room at ``spacing``; failing that, anywhere
+    for step, sight in [(s, True) for s in SQUEEZE] + [(1.0, False)]:
+        pts = _lattice(grid, field, goal, f, count, spacing * step, way, sight)
+        if len(pts) >= count:
+            return pts[:count]
+    raise ValueError(f"only {len(pts)} free formation slots near the goal for {count} units")
+
+
+def in_sight(grid: Grid, goal: np.ndarray, pts: np.ndarray, spacing: float) -> np.ndarray:
+    """(P,) bool: ``pts`` (P, 2) in line of sight of ``goal`` (2,) and of the points ``spacing``
+    to either side of it (across the line): not only through a gap the group comes by."""
+    d = pts - goal
+    n = np.stack([-d[:, 1], d[:, 0]], axis=1) / np.maximum(np.hypot(*d.T), 1e-9)[:, None]
+    ok = grid.sees(np.broadcast_to(goal, pts.shape), pts)
+    for o in (-spacing, spacing):
+        ok[ok] &= grid.sees(goal + o * n[ok], pts[ok])
+    return ok
+
+
+def _lattice(grid, field, goal, f, count, spacing, way, sight) -> np.ndarray:
+    """The free lattice points of :func:`formation_slots` nearest ``goal`` first (at least
+    ``count`` of them when there are), only those in line of sight of it when ``sight``."""
     side = np.array([-f[1], f[0]])
     radius = 3
     while True:
@@ -61,15 +88,15 @@ def formation_slots(
         ok[ok] &= np.isfinite(field.dist[grid.cell_of(pts[ok])])
         if way is not None and len(way):
             ok[ok] &= off_the_way(pts[ok], way, goal, spacing)
+        if sight and ok.any():
+            ok[ok] &= in_sight(grid, goal, pts[ok], spacing)
         if ok.sum() >= count or radius > 4 * np.sqrt(count) + 8:
             break
         radius *= 2
     pts = pts[ok]
     d = np.hypot(*(pts - goal).T)
     order = np.lexsort((a.ravel()[ok], b.ravel()[ok], d))  # ties broken by lattice position
-    if len(order) < count:
-        raise ValueError(f"only {len(order)} free formation slots near the goal for {count} units")
-    return pts[order[:count]]
+    return pts[order]
 
 
 def assign_nearest(pos: np.ndarray, slots: np.ndarray) -> np.ndarray:

@@ -39,8 +39,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # model 1). 2: avoidance takes priority over flocking near obstacles and walls, units in contact
 # steer along the surface and back out, routes keep clearance from the unit's own half-width.
 # 3: ordered units against a scene wall slide along it, formation slots leave the group's way in
-# free (runs without move orders are as in model 2).
-MODEL_VERSION = 3
+# free (runs without move orders are as in model 2). 4: a stuck ordered unit queued close behind
+# another does not back off, formation slots stand in sight of the goal (runs without move orders
+# are as in model 3).
+MODEL_VERSION = 4
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
 UNPIN_SECONDS = 1.0  # how long it backs out

@@ -1,7 +1,8 @@
 """Recordings made by earlier models still read and play back: rigidflock 0.1.0's (format 1,
-model 1, ``*_v010.rfr``) and model 2's (``*_model2.rfr``). They cannot be verified any more,
-since this model simulates them differently (model 2: prioritised feelers, routes from the
-unit's half-width; model 3: wall sliding and slots off the way for ordered units). ``verify``
+model 1, ``*_v010.rfr``) and models 2 and 3's (``*_model2.rfr``, ``*_model3.rfr``). They cannot be
+verified any more, since this model simulates them differently (model 2: prioritised feelers,
+routes from the unit's half-width; model 3: wall sliding and slots off the way for ordered units;
+model 4: no backing off queued in a crowd, slots in sight of the goal). ``verify``
 says so in one line instead of reporting a difference."""
 
 import pytest

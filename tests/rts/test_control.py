@@ -206,6 +206,23 @@ def test_stuck_detection_flags_a_unit_that_made_no_progress():
     np.testing.assert_array_equal(stuck, [True, False, False, False])
 
 
+def test_a_unit_waiting_close_behind_another_is_not_stuck():
+    """Without progress and standing still, but another unit within CROWDED lengths ahead: it
+    waits in a crowd, it does not back off; one with the way ahead clear (or farther) does."""
+    L = np.full(3, 4.0)
+    stuck = C.find_stuck(
+        arrived=np.zeros(3, dtype=bool),
+        progress_tick=np.zeros(3, dtype=int),
+        speed=np.zeros(3),
+        group_speed=5.0,
+        tick=100,
+        stuck_ticks=90,
+        gap=np.array([0.9 * C.CROWDED * 4.0, 1.1 * C.CROWDED * 4.0, np.inf]),
+        length=L,
+    )
+    np.testing.assert_array_equal(stuck, [False, True, True])
+
+
 def test_a_stuck_unit_backs_off_for_a_second_then_detours():
     """Backing for one second of ticks, the detour for stuck_ticks, and the progress clock
     restarted after the backing; the others untouched, the back-off counted."""

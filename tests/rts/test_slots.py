@@ -46,6 +46,21 @@ def test_formation_slots_skip_blocked_and_unreachable_places():
     assert np.isfinite(fld.dist[grid.cell_of(slots)]).all()
 
 
+def test_formation_slots_stand_in_sight_of_the_goal_not_behind_the_wall_it_is_reached_through():
+    """A wall at x = 60 with a 10-wide gap the group comes through along y = 50; goal at
+    (75, 50). The lattice points nearest the goal include some behind the wall (x < 60, reached
+    through the gap); the slots take farther ones on the goal's side instead."""
+    walls = [((60.0, 0.0), (60.0, 45.0), 2.0), ((60.0, 55.0), (60.0, 100.0), 2.0)]
+    grid = navigation.build_grid((100.0, 100.0), 2.0, 1.0, walls=walls)
+    goal = np.array([75.0, 50.0])
+    fld = navigation.distance_field(grid, goal)
+    way = np.stack([np.arange(0.0, 76.0, 2.0), np.full(38, 50.0)], axis=1)
+    slots = formation_slots(grid, fld, goal, np.array([1.0, 0.0]), 80, 5.0, way)
+    assert len({tuple(p) for p in np.round(slots, 6)}) == 80
+    assert (slots[:, 0] > 60.0).all()
+    assert grid.is_roomy(slots).all()
+
+
 def test_off_the_way_clears_the_route_in_but_not_the_goal():
     """A route in along y = 50 from x = 0 to the goal (50, 50), spacing 5: lattice points within
     WAY_CLEAR spacings of it are taken, except near the goal (the formation's centre); a point

@@ -60,8 +60,8 @@ def test_a_longer_scenario_completes_unpinned(name, seed):
 @pytest.mark.slow
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 11 open: measured all 1,000 through at 451.8 s of the 663 s limit, but a unit "
-    "pinned 65.3 s against the wall beside the entrance (the crowd presses the units along the "
+    reason="issue 11 open: measured all 1,000 through at 370.9 s of the 663 s limit, but a unit "
+    "pinned 34.7 s against the wall beside the entrance (the crowd presses the units along the "
     "wall there; scene walls are not felt by the steering rules yet)",
 )
 def test_the_bottleneck_clears_completely():
