@@ -70,6 +70,17 @@ def unit_list(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def seed_list(text: str) -> tuple[int, ...]:
+    parse = whole_number(0)
+    try:
+        seeds = tuple(parse(part) for part in text.split(","))
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated seeds (whole numbers), e.g. 1,2,3, got {text!r}"
+        ) from None
+    return seeds
+
+
 def fps(text: str) -> float:
     try:
         value = float(text)

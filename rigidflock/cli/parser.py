@@ -15,6 +15,7 @@ from rigidflock.cli.args import (
     scene_args,
     scene_options,
     seed,
+    seed_list,
     set_arg,
     size,
     unit_list,
@@ -180,6 +181,13 @@ def _add_bench(sub) -> None:
         metavar="NAME,NAME,...",
         help="run the scored scenario suite (scenes/scenarios) instead of timing; "
         "optionally only the named scenarios",
+    )
+    b.add_argument(
+        "--seeds",
+        type=seed_list,
+        default=None,
+        metavar="N,N,...",
+        help="with --scenarios: run each scenario on each of these seeds (default: its own)",
     )
     b.set_defaults(func=run.cmd_bench)
 

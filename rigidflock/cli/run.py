@@ -214,11 +214,16 @@ def _bench_scenarios(args) -> int:
             f"rigidflock bench: --scenarios: unknown scenario {unknown[0]!r} "
             f"(one of {', '.join(scenarios.NAMES)})"
         )
+    seeds = args.seeds or (None,)
     print(f"rigidflock bench: {len(names)} scenarios of scenes/scenarios", flush=True)
-    results = scenarios.run_suite(
-        names, progress=lambda r: print(f"  {r['scenario']} done", flush=True)
-    )
-    print(scenarios.format_table(results))
+    results = []
+    for s in seeds:
+        results += scenarios.run_suite(
+            names,
+            progress=lambda r: print(f"  {r['scenario']} (seed {r['seed']}) done", flush=True),
+            seed=s,
+        )
+    print(scenarios.format_table(results, seeds=args.seeds is not None))
     if args.json:
         write_json(args.json, results)
     return EXIT_OK
@@ -232,6 +237,8 @@ def cmd_bench(args) -> int:
         check_writable(args.json, "--json")
     if getattr(args, "scenarios", None):
         return _bench_scenarios(args)
+    if getattr(args, "seeds", None) is not None:
+        raise UsageError("rigidflock bench: --seeds goes with --scenarios (the timing is seeded)")
     if args.plot:
         check_writable(args.plot, "--plot")
         try:

@@ -90,6 +90,7 @@ def run_scenario(path, seed: int | None = None) -> dict:
     first_arrival = [g.arrival_tick for g in groups]
     r = {
         "scenario": Path(path).stem,
+        "seed": sim.seed,
         "units": n,
         "limit": round(limit, 2),
         "arrived_fraction": max(
@@ -121,20 +122,22 @@ def run_suite(names=NAMES, progress=None, seed: int | None = None) -> list[dict]
     return out
 
 
-def format_table(results: list[dict]) -> str:
-    """The suite's results as printed by ``rigidflock bench --scenarios``."""
+def format_table(results: list[dict], seeds: bool = False) -> str:
+    """The suite's results as printed by ``rigidflock bench --scenarios``; ``seeds``: with a
+    column of the seed each row ran (``--seeds``)."""
 
     def f(x):
         return "-" if x is None else f"{x:.1f}"
 
-    head = (
-        f"{'scenario':20s} {'units':>5s} {'arrived':>7s} {'t95 s':>7s} {'t100 s':>7s} "
+    head = (f"{'scenario':20s} {'seed':>6s} " if seeds else f"{'scenario':20s} ") + (
+        f"{'units':>5s} {'arrived':>7s} {'t95 s':>7s} {'t100 s':>7s} "
         f"{'limit s':>7s} {'unit c':>6s} {'wall c':>6s} {'pinned':>7s} {'pin max':>7s} "
         f"{'stuck':>7s} {'score':>6s}"
     )
     lines = [head]
     lines.extend(
-        f"{r['scenario']:20s} {r['units']:5d} {r['arrived_fraction']:7.0%} {f(r['t95']):>7s} "
+        (f"{r['scenario']:20s} {r['seed']:6d} " if seeds else f"{r['scenario']:20s} ")
+        + f"{r['units']:5d} {r['arrived_fraction']:7.0%} {f(r['t95']):>7s} "
         f"{f(r['t100']):>7s} {r['limit']:7.1f} {r['unit_contacts']:6d} {r['wall_contacts']:6d} "
         f"{r['pinned_seconds']:7.1f} {r['longest_pin_seconds']:7.1f} "
         f"{r['stuck_seconds']:7.1f} {r['score']:6.1f}"

@@ -98,3 +98,27 @@ def test_an_unknown_scenario_is_one_clear_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--scenarios" in err[0] and "'hallway_3way'" in err[0]
     assert not out.exists()
+
+
+def test_bench_scenarios_on_several_seeds(tmp_path, capsys):
+    """``--seeds`` runs every named scenario on each seed (how the README's other-seed figures
+    are reproduced): one row per scenario and seed, the seed in the table and the JSON, and a
+    run on a given seed is that seed's (spawn places differ, so do the figures)."""
+    out = tmp_path / "s.json"
+    assert main(["bench", "--scenarios", "wall_squeeze", "--seeds", "1,2", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    import json
+
+    rows = json.loads(out.read_text())
+    assert [r["seed"] for r in rows] == [1, 2]
+    assert rows[0] == {**scenarios.run_scenario(scenario_folder() / "wall_squeeze.toml", 1),
+                       "seconds": rows[0]["seconds"]}  # fmt: skip
+    assert rows[0]["t100"] != rows[1]["t100"]
+    lines = [ln.split() for ln in text.splitlines() if ln.startswith("wall_squeeze")]
+    assert [ln[1] for ln in lines] == ["1", "2"]
+
+
+def test_seeds_without_scenarios_is_one_clear_line(capsys):
+    assert main(["bench", "--seeds", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--seeds" in err[0] and "--scenarios" in err[0]
