@@ -33,9 +33,10 @@ def check(r):
 # measured failing: expected to fail until fixed, strict so a fix shows (none at the moment;
 # doorway_two_way on seed 3 jammed in the door until the right of way, rts/right_of_way.py)
 KNOWN: dict[tuple[str, int], str] = {}
-# the two-way door also on seeds 4-8: which group gets there first, and how askew, depends on
-# the seed, and the right of way has to hold for either (measured in time on seeds 1-16)
-MORE_SEEDS = {"doorway_two_way": (4, 5, 6, 7, 8)}
+# the two-way door also on seeds 4-16: which group gets there first, and how askew, depends on
+# the seed, and the right of way has to hold for either (its margins are thin: model 3 lost
+# seed 9, which seeds 1-8 did not show)
+MORE_SEEDS = {"doorway_two_way": tuple(range(4, 17))}
 CASES = [
     pytest.param(name, seed, marks=pytest.mark.xfail(strict=True, reason=KNOWN[name, seed]))
     if (name, seed) in KNOWN
