@@ -14,7 +14,7 @@ from scipy.spatial import cKDTree
 
 from rigidflock.model.steering.cells import cell_list, nearest_of, neighbour_cells
 from rigidflock.model.steering.neighbours import pairs_kdtree
-from rigidflock.model.torus import fold, min_image, min_image_2d
+from rigidflock.model.torus import fold, inside, min_image, min_image_2d
 
 
 def polarization(heading: np.ndarray) -> float:
@@ -89,11 +89,8 @@ def _complete_far(nn_within, pos, radius, box_w, box_h, wrap, check):
             n_far += 1
     if n_far == 0:
         return nn_within, True
-    if check:
-        for k in range(pos.shape[0]):
-            x, y = pos[k, 0], pos[k, 1]
-            if not (x >= 0.0 and x < box_w and y >= 0.0 and y < box_h):
-                return nn_within, False
+    if check and not inside(pos, box_w, box_h):
+        return nn_within, False
     far = np.empty(n_far, np.int64)
     m = 0
     for k in range(nn_within.shape[0]):

@@ -21,21 +21,18 @@ def fold(pos: np.ndarray, box: np.ndarray) -> np.ndarray:
     return p
 
 
-def folded(pos: np.ndarray, box: np.ndarray) -> np.ndarray:
-    """:func:`fold` of positions (N, 2), or ``pos`` itself when every one already lies in
-    [0, box) (then folding changes nothing; the check is one compiled pass, and positions read
-    after the world's own wrap always pass)."""
-    if len(pos) == 0 or _inside(pos, float(box[0]), float(box[1])):
-        return pos
-    return fold(pos, box)
+@nb.njit(cache=True, inline="always")
+def _in_box(x, y, w, h):
+    """Whether (x, y) lies in [0, w) x [0, h) (NaN does not): where :func:`fold` leaves it."""
+    return x >= 0.0 and x < w and y >= 0.0 and y < h
 
 
 @nb.njit(cache=True)
-def _inside(pos, w, h):
-    """Whether every position (N, 2) lies in [0, w) x [0, h) (NaN does not)."""
-    for k in range(pos.shape[0]):
-        x, y = pos[k, 0], pos[k, 1]
-        if not (x >= 0.0 and x < w and y >= 0.0 and y < h):
+def inside(pos, w, h):
+    """Whether every position (N, 2) lies in [0, w) x [0, h) (stops at the first that does
+    not)."""
+    for k in range(pos.shape[0]):  # noqa: SIM110 (numba compiles the loop, not all() of a generator)
+        if not _in_box(pos[k, 0], pos[k, 1], w, h):
             return False
     return True
 
@@ -46,14 +43,11 @@ def outside(pos, w, h):
     order: those :func:`fold` would move."""
     count = 0
     for k in range(pos.shape[0]):
-        x, y = pos[k, 0], pos[k, 1]
-        if not (x >= 0.0 and x < w and y >= 0.0 and y < h):
-            count += 1
+        count += not _in_box(pos[k, 0], pos[k, 1], w, h)
     out = np.empty(count, np.int64)
     m = 0
     for k in range(pos.shape[0]):
-        x, y = pos[k, 0], pos[k, 1]
-        if not (x >= 0.0 and x < w and y >= 0.0 and y < h):
+        if not _in_box(pos[k, 0], pos[k, 1], w, h):
             out[m] = k
             m += 1
     return out
