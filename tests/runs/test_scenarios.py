@@ -123,3 +123,13 @@ def test_seeds_without_scenarios_is_one_clear_line(capsys):
     assert main(["bench", "--seeds", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--seeds" in err[0] and "--scenarios" in err[0]
+
+
+@pytest.mark.parametrize("bad", ["1,x", "-1", "", "1,,2"])
+def test_a_bad_seed_list_is_one_clear_line(bad, tmp_path, capsys):
+    out = tmp_path / "s.json"
+    args = ["bench", "--scenarios", "wall_squeeze", "--seeds", bad, "--json", str(out)]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--seeds" in err[0]
+    assert not out.exists()
