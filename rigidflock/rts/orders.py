@@ -128,7 +128,8 @@ class Orders:
         nav = self.scene.navigation
         spacing = nav.slot_spacing * float(self.units.length[members].max())
         path = navigation.path_from(self.grid, fld, centre)
-        slots = formation_slots(self.grid, fld, goal, facing, len(members), spacing, path)
+        reach = 0.5 * float(self.units.length[members].max())
+        slots = formation_slots(self.grid, fld, goal, facing, len(members), spacing, path, reach)
         slots = assign_nearest(state.pos[members], slots)
         route = float(fld.dist[self.grid.cell_of(centre[None, :])[0]])
         g = Group(
@@ -165,8 +166,9 @@ class Orders:
             blocked = ~self.grid.is_roomy(g.slots)
             if blocked.any():
                 spacing = self.scene.navigation.slot_spacing * float(self.units.length.max())
+                reach = 0.5 * float(self.units.length[g.members].max())
                 g.slots = formation_slots(
-                    self.grid, g.field, g.goal, g.facing, len(g.members), spacing, g.path
+                    self.grid, g.field, g.goal, g.facing, len(g.members), spacing, g.path, reach
                 )
                 g.arrived[:] = False
             g.best[:] = np.inf

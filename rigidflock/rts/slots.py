@@ -45,20 +45,25 @@ def formation_slots(
     count: int,
     spacing: float,
     way: np.ndarray | None = None,
+    reach: float = 0.0,
 ) -> np.ndarray:
     """``count`` distinct slots (count, 2) around ``goal`` on a lattice of ``spacing`` aligned
     with ``facing`` (the direction of travel): the reachable free lattice points nearest the
     goal, so the formation is a compact block whose radius grows like sqrt(count). ``way``:
     optional route (K, 2) the group comes by; lattice points on it are left free
     (:func:`off_the_way`). Only points in sight of the goal (:func:`in_sight`), on a lattice
-    ``SQUEEZE``-d closer if there are not ``count`` of them; failing that, any."""
+    ``SQUEEZE``-d closer if there are not ``count`` of them; failing that, any. ``reach``
+    (world units, half the longest unit's length): the points that far from a slot along and
+    across the lattice have room too, so a unit standing on it does not touch a wall or the
+    world's edge (a slot in a cell beside the edge otherwise stood its unit pinned against it
+    for the rest of the run)."""
     goal = np.asarray(goal, dtype=float)
     f = np.asarray(facing, dtype=float)
     norm = np.hypot(*f)
     f = f / norm if norm > 1e-9 else np.array([1.0, 0.0])
     # in sight of the goal, closer where there is no room at ``spacing``; failing that, anywhere
     for step, sight in [(s, True) for s in SQUEEZE] + [(1.0, False)]:
-        pts = _lattice(grid, field, goal, f, count, spacing * step, way, sight)
+        pts = _lattice(grid, field, goal, f, count, spacing * step, way, sight, reach)
         if len(pts) >= count:
             return pts[:count]
     raise ValueError(f"only {len(pts)} free formation slots near the goal for {count} units")
@@ -75,7 +80,7 @@ def in_sight(grid: Grid, goal: np.ndarray, pts: np.ndarray, spacing: float) -> n
     return ok
 
 
-def _lattice(grid, field, goal, f, count, spacing, way, sight) -> np.ndarray:
+def _lattice(grid, field, goal, f, count, spacing, way, sight, reach=0.0) -> np.ndarray:
     """The free lattice points of :func:`formation_slots` nearest ``goal`` first (at least
     ``count`` of them when there are), only those in line of sight of it when ``sight``."""
     side = np.array([-f[1], f[0]])
@@ -85,6 +90,8 @@ def _lattice(grid, field, goal, f, count, spacing, way, sight) -> np.ndarray:
         a, b = np.meshgrid(k, k)
         pts = goal + spacing * (a.ravel()[:, None] * f + b.ravel()[:, None] * side)
         ok = grid.is_roomy(pts)
+        for off in (f, -f, side, -side) if reach > 0 else ():  # the unit's footprint has room
+            ok[ok] &= grid.is_roomy(pts[ok] + reach * off)
         ok[ok] &= np.isfinite(field.dist[grid.cell_of(pts[ok])])
         if way is not None and len(way):
             ok[ok] &= off_the_way(pts[ok], way, goal, spacing)

@@ -41,8 +41,9 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # 3: ordered units against a scene wall slide along it, formation slots leave the group's way in
 # free (runs without move orders are as in model 2). 4: a stuck ordered unit queued close behind
 # another does not back off, formation slots stand in sight of the goal (runs without move orders
-# are as in model 3).
-MODEL_VERSION = 4
+# are as in model 3). 5: formation slots leave room for the unit standing on them, off walls and
+# the world's edge (runs without move orders are as in model 4).
+MODEL_VERSION = 5
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
 UNPIN_SECONDS = 1.0  # how long it backs out

@@ -157,3 +157,20 @@ def test_one_unit_alone_keeps_its_slot():
     slots = np.array([[0.0, 0.0], [10.0, 0.0]])
     out = deal(slots, np.array([True, False]), np.ones(2, bool), np.ones((2, 2)), np.zeros(2))
     np.testing.assert_array_equal(out, slots)
+
+
+def test_slots_leave_room_for_the_unit_standing_on_them():
+    """A goal 1 from the world's right edge (a 100 x 100 walled world, cells of 4): with
+    ``reach`` = 2 (half a unit's length) the ends of a unit standing on a slot lie in cells with
+    room, so no slot is within 2 of the edge and a unit of length 4 on one does not touch it.
+    Without it the cell beside the edge, whose centre has the clearance, took slots 1 from the
+    edge: in a 600-unit bottleneck a unit stood on such a slot against the world's edge, counted
+    pinned, for 191 s."""
+    grid = navigation.build_grid((100.0, 100.0), 4.0, 1.25, walled=True)
+    field = navigation.distance_field(grid, np.array([99.0, 50.0]))
+    goal, facing = np.array([99.0, 50.0]), np.array([1.0, 0.0])
+    plain = formation_slots(grid, field, goal, facing, 9, 3.0)
+    roomy = formation_slots(grid, field, goal, facing, 9, 3.0, reach=2.0)
+    assert plain[:, 0].max() > 98.0  # the old rule: a slot within 2 of the edge
+    assert roomy[:, 0].max() <= 98.0 and roomy[:, 1].min() >= 2.0 and roomy[:, 1].max() <= 98.0
+    assert len({tuple(p) for p in roomy}) == 9
