@@ -80,9 +80,10 @@ def in_sight(grid: Grid, goal: np.ndarray, pts: np.ndarray, spacing: float) -> n
     return ok
 
 
-def _lattice(grid, field, goal, f, count, spacing, way, sight, reach=0.0) -> np.ndarray:
+def _lattice(grid, field, goal, f, count, spacing, way, sight, reach) -> np.ndarray:
     """The free lattice points of :func:`formation_slots` nearest ``goal`` first (at least
-    ``count`` of them when there are), only those in line of sight of it when ``sight``."""
+    ``count`` of them when there are), only those in line of sight of it when ``sight``, each
+    with room ``reach`` along and across the lattice."""
     side = np.array([-f[1], f[0]])
     radius = 3
     while True:
@@ -90,8 +91,9 @@ def _lattice(grid, field, goal, f, count, spacing, way, sight, reach=0.0) -> np.
         a, b = np.meshgrid(k, k)
         pts = goal + spacing * (a.ravel()[:, None] * f + b.ravel()[:, None] * side)
         ok = grid.is_roomy(pts)
-        for off in (f, -f, side, -side) if reach > 0 else ():  # the unit's footprint has room
-            ok[ok] &= grid.is_roomy(pts[ok] + reach * off)
+        if reach > 0:  # the ends of the footprint of the unit standing there have room too
+            for off in (f, -f, side, -side):
+                ok[ok] &= grid.is_roomy(pts[ok] + reach * off)
         ok[ok] &= np.isfinite(field.dist[grid.cell_of(pts[ok])])
         if way is not None and len(way):
             ok[ok] &= off_the_way(pts[ok], way, goal, spacing)
