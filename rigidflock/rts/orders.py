@@ -29,7 +29,7 @@ from rigidflock.rts import navigation
 from rigidflock.rts.control import SLOW_STUCK, control_group, oncoming_ahead
 from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
-from rigidflock.rts.slots import assign_nearest, formation_slots
+from rigidflock.rts.slots import assign_nearest, formation_slots, has_room
 from rigidflock.rts.wall_slide import Walls, slide_along_walls
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 
@@ -163,10 +163,10 @@ class Orders:
         for g in self.groups.values():
             g.field = g.plain = self._field(g.goal)
             self._new_path(g, state)
-            blocked = ~self.grid.is_roomy(g.slots)
-            if blocked.any():
-                spacing = self.scene.navigation.slot_spacing * float(self.units.length.max())
-                reach = 0.5 * float(self.units.length[g.members].max())
+            longest = float(self.units.length[g.members].max())
+            reach = 0.5 * longest
+            if not has_room(self.grid, g.slots, g.facing, reach).all():
+                spacing = self.scene.navigation.slot_spacing * longest
                 g.slots = formation_slots(
                     self.grid, g.field, g.goal, g.facing, len(g.members), spacing, g.path, reach
                 )

@@ -80,6 +80,18 @@ def in_sight(grid: Grid, goal: np.ndarray, pts: np.ndarray, spacing: float) -> n
     return ok
 
 
+def has_room(grid: Grid, pts: np.ndarray, facing: np.ndarray, reach: float) -> np.ndarray:
+    """(P,) bool: slots ``pts`` (P, 2) whose cell has the route clearance, and the points
+    ``reach`` (world units) from them along and across ``facing`` (2,), a unit vector, too: the
+    ends of the footprint of the unit standing there."""
+    ok = grid.is_roomy(pts)
+    if reach > 0:
+        side = np.array([-facing[1], facing[0]])
+        for off in (facing, -facing, side, -side):
+            ok[ok] &= grid.is_roomy(pts[ok] + reach * off)
+    return ok
+
+
 def _lattice(grid, field, goal, f, count, spacing, way, sight, reach) -> np.ndarray:
     """The free lattice points of :func:`formation_slots` nearest ``goal`` first (at least
     ``count`` of them when there are), only those in line of sight of it when ``sight``, each
@@ -90,10 +102,7 @@ def _lattice(grid, field, goal, f, count, spacing, way, sight, reach) -> np.ndar
         k = np.arange(-radius, radius + 1)
         a, b = np.meshgrid(k, k)
         pts = goal + spacing * (a.ravel()[:, None] * f + b.ravel()[:, None] * side)
-        ok = grid.is_roomy(pts)
-        if reach > 0:  # the ends of the footprint of the unit standing there have room too
-            for off in (f, -f, side, -side):
-                ok[ok] &= grid.is_roomy(pts[ok] + reach * off)
+        ok = has_room(grid, pts, f, reach)
         ok[ok] &= np.isfinite(field.dist[grid.cell_of(pts[ok])])
         if way is not None and len(way):
             ok[ok] &= off_the_way(pts[ok], way, goal, spacing)

@@ -7,6 +7,7 @@ import pytest
 
 from rigidflock import load_scene
 from rigidflock.cli import main
+from rigidflock.rts.slots import has_room
 from rigidflock.scene import OrderSpec, SelectSpec
 from rigidflock.scene.geometry import polygon_distance, segment_distance
 from rigidflock.sim import Command, Simulation
@@ -107,6 +108,31 @@ def test_a_new_building_across_the_route_is_gone_around():
         sim.step()
         assert not (polygon_distance(sim.state.pos, poly) < 0).any()
     assert g.arrived.mean() >= 0.95
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_new_building_beside_a_slot_moves_it(scene_from, seed):
+    """A building landing 11 from the formation's edge, at an order's goal (slots 10 apart,
+    units 4 long): every slot's own cell keeps the route clearance, but the end of the unit
+    standing on the outermost slots would lie in a cell without it, against the building. The
+    slots are made again, as when the order was given, so every one has room for its unit
+    (:func:`rigidflock.rts.slots.has_room`); before, only the slots' own cells were checked."""
+    text = (
+        f"seed = {seed}\n[rules]\nchase = false\n[world]\nbounds = \"walls\"\n[[groups]]\n"
+        "count = 9\nspawn = { center = [100.0, 300.0], radius = 40.0 }\n[[orders]]\n"
+        "select = { rect = [0.0, 0.0, 800.0, 600.0] }\ngoal = [500.0, 300.0]\n"
+    )
+    sim = Simulation(scene_from(text))
+    sim.step()
+    g = next(iter(sim.orders.groups.values()))
+    before = g.slots.copy()
+    b = scene_from(text + "[[buildings]]\nrect = [521.0, 250.0, 551.0, 350.0]\n").buildings[0]
+    sim.step(Command(add_buildings=(b,)))
+    grid = sim.orders.grid
+    assert grid.is_roomy(before).all()  # the old check kept them
+    assert not has_room(grid, before, g.facing, 2.0).all()
+    assert has_room(grid, g.slots, g.facing, 2.0).all()
+    assert len({tuple(p) for p in g.slots}) == len(g.members)
 
 
 def test_orders_through_commands_and_one_search_per_order(scene_from):
