@@ -5,7 +5,7 @@ The steering rules feel circles and the world's edge but not the scene's walls a
 by its neighbours is turned by separation to point away from them: into the wall. Nose-in, its
 thrust presses it there and friction holds its bow; the crowd behind holds it. So an ordered unit
 within reach of a scene wall (:func:`wall_contact`) heads along the wall toward lower route
-distance, a little off it (:func:`slide_heading`), with the order's bow force only (the rules'
+distance and off it at 45 degrees (:func:`slide_heading`), with the order's bow force only (the rules'
 push would turn it back in), and does not thrust while its nose points into the wall.
 
 Units: world units, newtons, throttle in [-1, 1]. m: the group's members, S: wall segments.
@@ -21,7 +21,10 @@ from rigidflock.model.steering.flocking import forward_left
 from rigidflock.model.steering.pursuit import seek_steer
 
 REACH = 0.6  # unit lengths (plus the wall's half thickness) from the centre: against the wall
-OFF_WALL = 0.35  # share of the wall's normal in the slide heading: slide along, drifting off
+# share of the wall's normal in the slide heading: along the wall and off it at 45 degrees. A
+# third (model 3-5) kept the wall's lane beside a gap: its units crept along the face, pressed
+# and starved by the crowd merging in front of them, pinned for 30-50 s in the bottleneck
+OFF_WALL = 1.0
 NOSE_IN = 0.5  # cos of the angle between the bow and the wall's inward normal: nose-in
 NOSE_IN_THROTTLE = -0.3  # nose-in: ease back so the bow swings free instead of pressing
 

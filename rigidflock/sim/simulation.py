@@ -42,8 +42,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # free (runs without move orders are as in model 2). 4: a stuck ordered unit queued close behind
 # another does not back off, formation slots stand in sight of the goal (runs without move orders
 # are as in model 3). 5: formation slots leave room for the unit standing on them, off walls and
-# the world's edge (runs without move orders are as in model 4).
-MODEL_VERSION = 5
+# the world's edge (runs without move orders are as in model 4). 6: ordered units against a scene
+# wall leave it at 45 degrees as they slide along it; slots are made again after a building lands
+# beside one (runs without move orders are as in model 5).
+MODEL_VERSION = 6
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
 UNPIN_SECONDS = 1.0  # how long it backs out
