@@ -5,8 +5,8 @@ The steering rules feel circles and the world's edge but not the scene's walls a
 by its neighbours is turned by separation to point away from them: into the wall. Nose-in, its
 thrust presses it there and friction holds its bow; the crowd behind holds it. So an ordered unit
 within reach of a scene wall (:func:`wall_contact`) heads along the wall toward lower route
-distance and off it at 45 degrees (:func:`slide_heading`), with the order's bow force only (the rules'
-push would turn it back in), and does not thrust while its nose points into the wall.
+distance and off it at 45 degrees (:func:`slide_heading`), with the order's bow force only (the
+rules' push would turn it back in), and does not thrust while its nose points into the wall.
 
 Units: world units, newtons, throttle in [-1, 1]. m: the group's members, S: wall segments.
 """

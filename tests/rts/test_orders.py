@@ -118,7 +118,7 @@ def test_a_new_building_beside_a_slot_moves_it(scene_from, seed):
     slots are made again, as when the order was given, so every one has room for its unit
     (:func:`rigidflock.rts.slots.has_room`); before, only the slots' own cells were checked."""
     text = (
-        f"seed = {seed}\n[rules]\nchase = false\n[world]\nbounds = \"walls\"\n[[groups]]\n"
+        f'seed = {seed}\n[rules]\nchase = false\n[world]\nbounds = "walls"\n[[groups]]\n'
         "count = 9\nspawn = { center = [100.0, 300.0], radius = 40.0 }\n[[orders]]\n"
         "select = { rect = [0.0, 0.0, 800.0, 600.0] }\ngoal = [500.0, 300.0]\n"
     )
