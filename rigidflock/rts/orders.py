@@ -126,9 +126,10 @@ class Orders:
         centre = state.pos[members].mean(axis=0)
         facing = goal - centre
         nav = self.scene.navigation
-        spacing = nav.slot_spacing * float(self.units.length[members].max())
+        longest = float(self.units.length[members].max())
+        spacing = nav.slot_spacing * longest
         path = navigation.path_from(self.grid, fld, centre)
-        reach = 0.5 * float(self.units.length[members].max())
+        reach = 0.5 * longest
         slots = formation_slots(self.grid, fld, goal, facing, len(members), spacing, path, reach)
         slots = assign_nearest(state.pos[members], slots)
         route = float(fld.dist[self.grid.cell_of(centre[None, :])[0]])

@@ -61,9 +61,9 @@ def test_a_longer_scenario_completes_unpinned(name, seed):
 @pytest.mark.slow
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 11 open: measured all 1,000 through at 370.9 s of the 663 s limit, but a unit "
-    "pinned 34.7 s against the wall beside the entrance (the crowd presses the units along the "
-    "wall there; scene walls are not felt by the steering rules yet)",
+    reason="issue 11 open: measured (model 6) all 1,000 through at 416.7 s of the 663 s limit, "
+    "but a unit pinned 39.0 s against the wall beside the entrance (the crowd presses the units "
+    "along the wall and at the jambs there)",
 )
 def test_the_bottleneck_clears_completely():
     """1,000 units through a 4.2 m gap: every one through and on its slot in time (the scene's
