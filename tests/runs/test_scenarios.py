@@ -61,9 +61,9 @@ def test_a_longer_scenario_completes_unpinned(name, seed):
 @pytest.mark.slow
 @pytest.mark.xfail(
     strict=True,
-    reason="issue 11 open: measured (model 6) all 1,000 through at 416.7 s of the 663 s limit, "
-    "but a unit pinned 39.0 s against the wall beside the entrance (the crowd presses the units "
-    "along the wall and at the jambs there)",
+    reason="issue 11 open: measured (model 6, frictionless) all 1,000 through at 220.2 s of the "
+    "663 s limit, but a unit pinned 5.2 s against the wall beside the entrance (the lane along "
+    "the wall waits to merge into the stream at the jamb)",
 )
 def test_the_bottleneck_clears_completely():
     """1,000 units through a 4.2 m gap: every one through and on its slot in time (the scene's
