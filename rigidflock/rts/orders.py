@@ -125,11 +125,8 @@ class Orders:
         fld = self._field(goal)
         centre = state.pos[members].mean(axis=0)
         facing = goal - centre
-        nav = self.scene.navigation
-        longest = float(self.units.length[members].max())
-        spacing = nav.slot_spacing * longest
         path = navigation.path_from(self.grid, fld, centre)
-        reach = 0.5 * longest
+        spacing, reach = self._slot_sizes(members)
         slots = formation_slots(self.grid, fld, goal, facing, len(members), spacing, path, reach)
         slots = assign_nearest(state.pos[members], slots)
         route = float(fld.dist[self.grid.cell_of(centre[None, :])[0]])
@@ -150,6 +147,13 @@ class Orders:
         self.next_id += 1
         return g
 
+    def _slot_sizes(self, members: np.ndarray) -> tuple[float, float]:
+        """(spacing, reach) of the formation slots of a group of ``members``, world units:
+        ``slot_spacing`` lengths of its longest unit apart, each with room for half that length
+        around it (:func:`~rigidflock.rts.slots.formation_slots`)."""
+        longest = float(self.units.length[members].max())
+        return self.scene.navigation.slot_spacing * longest, 0.5 * longest
+
     def _drop(self, gid: int, leaving: np.ndarray) -> None:
         g = self.groups[gid]
         g.drop(leaving)
@@ -164,10 +168,8 @@ class Orders:
         for g in self.groups.values():
             g.field = g.plain = self._field(g.goal)
             self._new_path(g, state)
-            longest = float(self.units.length[g.members].max())
-            reach = 0.5 * longest
+            spacing, reach = self._slot_sizes(g.members)
             if not has_room(self.grid, g.slots, g.facing, reach).all():
-                spacing = self.scene.navigation.slot_spacing * longest
                 g.slots = formation_slots(
                     self.grid, g.field, g.goal, g.facing, len(g.members), spacing, g.path, reach
                 )
