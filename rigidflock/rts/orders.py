@@ -25,12 +25,14 @@ import time
 import numpy as np
 
 from rigidflock.model.state import State, Units
+from rigidflock.model.steering.flocking import forward_left
 from rigidflock.rts import navigation
 from rigidflock.rts.control import SLOW_STUCK, control_group, oncoming_ahead
 from rigidflock.rts.groups import Group, OrderControl
+from rigidflock.rts.merging import merge_gap, waiting_to_merge
 from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
 from rigidflock.rts.slots import assign_nearest, formation_slots, has_room
-from rigidflock.rts.wall_slide import Walls, slide_along_walls
+from rigidflock.rts.wall_slide import Walls, slide_along_walls, wall_contact
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 
 HALF_WIDTH_MARGIN = 1.25  # auto clearance: this many half-widths of the widest unit
@@ -199,18 +201,35 @@ class Orders:
                 if yielding:  # near where they met, a group waiting for g is not met head on
                     oncoming = self._passing(g, state, yielding, oncoming)
                     wait = door_taken(g, yielding, state.pos, self.units.length, self.grid)
+            contact = wall_contact(self.walls, state.pos[g.members], self.units.length[g.members])
+            gap = self._let_in(g, state, gap, contact[0], tick, dt)
             c = control_group(
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
                 oncoming, wait,
             )  # fmt: skip
             c = slide_along_walls(
-                c, g, state, self.units, self.scene.navigation, self.walls, self.grid, S
+                c, g, state, self.units, self.scene.navigation, contact, self.grid, S
             )
             out.force[g.members] = c.force
             out.throttle[g.members] = c.throttle
             out.flock_scale[g.members] = c.flock_scale
             if c.reroute:
                 self._reroute(g, state, tick)
+        return out
+
+    def _let_in(
+        self, g: Group, state: State, gap: np.ndarray, against: np.ndarray, tick: int, dt: float
+    ) -> np.ndarray:
+        """``gap`` (N,) with ``g``'s members letting in those waiting ``against`` (m,) a wall
+        to merge (:mod:`.merging`): a unit waiting there counts as ahead of them."""
+        waited = np.maximum(tick - g.progress_tick, 0) * dt  # (backing: its clock restarts later)
+        waiting = waiting_to_merge(against, g.arrived, waited)
+        if not waiting.any():
+            return gap
+        idx = g.members
+        fwd, _ = forward_left(state.angle[idx])
+        out = gap.copy()
+        out[idx] = merge_gap(gap[idx], state.pos[idx], fwd, self.units.length[idx], waited, waiting)
         return out
 
     def _passing(self, g: Group, state: State, yielding: list, oncoming: np.ndarray):

@@ -122,18 +122,19 @@ def slide_control(
     return force, throttle, np.where(against, 0.0, flock_scale)
 
 
-def slide_along_walls(c, g, state, units, nav, walls: Walls, grid, steering_force: float):
+def slide_along_walls(c, g, state, units, nav, contact, grid, steering_force: float):
     """``c`` (a :class:`~rigidflock.rts.control.GroupControl` of group ``g``) with its members
-    on the way that are against a wall sliding along it (:func:`slide_control`); members that
-    have arrived or are within ``nav.arrive_radius`` lengths of their slot keep theirs.
-    ``steering_force``: the rules' S, newtons (the order's bow force is ``nav.seek`` x S)."""
-    if len(walls.radius) == 0:
+    on the way that are against a wall sliding along it (:func:`slide_control`); ``contact``:
+    the members' (against, normal) from :func:`wall_contact`. Members that have arrived or
+    are within ``nav.arrive_radius`` lengths of their slot keep theirs. ``steering_force``:
+    the rules' S, newtons (the order's bow force is ``nav.seek`` x S)."""
+    against, normal = contact
+    if not against.any():
         return c
     idx = g.members
     pos, L = state.pos[idx], units.length[idx]
-    against, normal = wall_contact(walls, pos, L)
     d_slot = np.hypot(*(g.slots - pos).T)
-    against &= ~g.arrived & (d_slot >= nav.arrive_radius * L)
+    against = against & ~g.arrived & (d_slot >= nav.arrive_radius * L)
     if not against.any():
         return c
     rows = np.flatnonzero(against)

@@ -44,8 +44,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # are as in model 3). 5: formation slots leave room for the unit standing on them, off walls and
 # the world's edge (runs without move orders are as in model 4). 6: ordered units against a scene
 # wall leave it at 45 degrees as they slide along it; slots are made again after a building lands
-# beside one (runs without move orders are as in model 5).
-MODEL_VERSION = 6
+# beside one (runs without move orders are as in model 5). 7: a unit waiting against a wall for
+# a second is let in by the units of its group that have it in front of their bow and have
+# waited less (runs without move orders are as in model 6).
+MODEL_VERSION = 7
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
 UNPIN_SECONDS = 1.0  # how long it backs out

@@ -1,0 +1,62 @@
+"""Units waiting against a wall beside a gap are let into the stream that passes their bow.
+
+A crowd pressing through a gap pushes the units that reach the wall beside it into a lane
+along its face (:mod:`.wall_slide` slides them toward the gap), each queueing behind the next
+and the head waiting to merge at the jamb. The stream through the gap passes the head's bow
+without queueing for it (it is beside the stream's way, not ahead), so the lane waits for as
+long as the stream flows, pressed against the face (pinned 5-7 s in the 1,000-unit
+bottleneck). Progress is the group's own measure (:func:`~.control.track_progress`).
+Drivers at a lane merge take turns. Here a unit that has waited ``MERGE_WAIT`` seconds
+against a wall counts as ahead of every unit that has it in front of its bow (not only in the
+one-length corridor a queue looks down) and has waited ``MERGE_MARGIN`` less: those queue
+behind it by the queue's own rule (:func:`~.control.cruise_throttle`: slowing from two lengths,
+stopped at one). Once it moves on, its wait is over, and the next in the lane has waited
+longest.
+
+Units: world units, seconds. m: the group's members, p: pairs of members within ``REACH``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from rigidflock.rts.control import QUEUE_GAP
+
+MERGE_WAIT = 1.0  # seconds without progress, against a wall: waiting to merge
+MERGE_MARGIN = 0.5  # seconds: a unit lets in one that has waited this much longer than itself
+REACH = 2.0 * QUEUE_GAP  # unit lengths: the queue's reach (no slowing for one farther ahead)
+
+
+def waiting_to_merge(against: np.ndarray, arrived: np.ndarray, waited: np.ndarray) -> np.ndarray:
+    """(m,) bool: units ``against`` (m,) a wall, not ``arrived`` (m,), that have ``waited``
+    (m,) more than ``MERGE_WAIT`` seconds without progress."""
+    return against & ~arrived & (waited > MERGE_WAIT)
+
+
+def merge_gap(
+    gap: np.ndarray,
+    pos: np.ndarray,
+    fwd: np.ndarray,
+    length: np.ndarray,
+    waited: np.ndarray,
+    waiting: np.ndarray,
+) -> np.ndarray:
+    """(m,) ``gap`` (the distance to the nearest unit ahead, world units) or less: the
+    distance to the nearest unit ``waiting`` (m,) bool to merge that lies in front of the bow
+    (``fwd`` (m, 2)) and has ``waited`` (m,) seconds ``MERGE_MARGIN`` longer. ``pos`` (m, 2)
+    world units. Only pairs within the queue's ``REACH`` of the longest ``length`` (m,) are
+    looked at (a k-d tree): farther ones change no throttle."""
+    w = np.flatnonzero(waiting)
+    if len(w) == 0:
+        return gap
+    r = REACH * float(length.max())
+    near = cKDTree(pos[w]).sparse_distance_matrix(cKDTree(pos), r, output_type="ndarray")
+    k, o = w[near["i"]], near["j"]  # waiting unit k, passing unit o
+    d = pos[k] - pos[o]
+    dist = np.hypot(d[:, 0], d[:, 1])
+    ahead = np.einsum("pc,pc->p", d, fwd[o])
+    lets_in = (ahead > 0) & (waited[k] > waited[o] + MERGE_MARGIN)
+    out = gap.copy()
+    np.minimum.at(out, o[lets_in], dist[lets_in])
+    return out

@@ -1,0 +1,83 @@
+"""Units waiting against a wall are let into the stream (:mod:`rigidflock.rts.merging`): who
+waits to merge, and who queues for them."""
+
+import numpy as np
+import pytest
+
+from rigidflock.rts import merging as M
+
+L = 4.0
+EAST = np.array([1.0, 0.0])
+
+
+def gap_of(stream_pos, lane_pos, waited_stream, waited_lane, gap=np.inf, fwd=EAST):
+    """The stream unit's gap with one lane unit (waiting to merge) beside its way."""
+    pos = np.array([stream_pos, lane_pos], float)
+    out = M.merge_gap(
+        np.array([gap, np.inf]),
+        pos,
+        np.array([fwd, [0.0, -1.0]], float),
+        np.full(2, L),
+        np.array([waited_stream, waited_lane], float),
+        np.array([False, True]),
+    )
+    return out[0]
+
+
+def test_the_stream_queues_for_the_lane_head_beside_its_bow():
+    """The bottleneck's jamb: the stream passes the lane's head 1.25-1.75 lengths off its bow
+    line, outside the one-length corridor its queue looks down; a head that has waited 3 s
+    there is ahead of a stream unit that has waited none, at its distance (the queue's own
+    rule then stops it at one length)."""
+    stream, head = (292.0, 206.0), (296.0, 212.0)
+    assert gap_of(stream, head, 0.0, 3.0) == pytest.approx(np.hypot(4.0, 6.0))
+    # a nearer unit ahead in its own queue stays the gap
+    assert gap_of(stream, head, 0.0, 3.0, gap=3.0) == 3.0
+
+
+@pytest.mark.parametrize(
+    ("stream", "waited_stream", "waited_lane", "why"),
+    [
+        ((292.0, 206.0), 2.8, 3.0, "the lane head has not waited MERGE_MARGIN longer"),
+        ((297.0, 206.0), 0.0, 3.0, "the lane head is behind the stream unit's bow"),
+        ((285.0, 212.0), 0.0, 3.0, "beyond the queue's reach (two lengths)"),
+    ],
+)
+def test_no_queueing_for_a_unit_it_need_not_let_in(stream, waited_stream, waited_lane, why):
+    assert gap_of(stream, (296.0, 212.0), waited_stream, waited_lane) == np.inf, why
+
+
+def test_waiting_to_merge_takes_a_second_against_a_wall_on_the_way():
+    against = np.array([True, True, True, False])
+    arrived = np.array([False, False, True, False])
+    waited = np.array([M.MERGE_WAIT + 0.1, M.MERGE_WAIT - 0.1, 5.0, 5.0])
+    np.testing.assert_array_equal(
+        M.waiting_to_merge(against, arrived, waited), [True, False, False, False]
+    )
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_the_tree_finds_every_pair_the_queue_would_feel(seed):
+    """Against every pair looked at (m x k, dense): the same gap wherever it is within the
+    queue's reach, 2 lengths (farther, no throttle changes, so the tree skips those pairs)."""
+    rng = np.random.default_rng(seed)
+    m = 300
+    pos = rng.uniform(0.0, 80.0, (m, 2))
+    a = rng.uniform(0.0, 2 * np.pi, m)
+    fwd = np.stack([np.cos(a), np.sin(a)], axis=1)
+    length = rng.uniform(3.0, 5.0, m)
+    waited = rng.uniform(0.0, 5.0, m)
+    waiting = rng.random(m) < 0.2
+    gap = np.where(rng.random(m) < 0.5, np.inf, rng.uniform(0.0, 20.0, m))
+    got = M.merge_gap(gap, pos, fwd, length, waited, waiting)
+
+    w = np.flatnonzero(waiting)
+    d = pos[w][None, :, :] - pos[:, None, :]
+    ahead = np.einsum("mkc,mc->mk", d, fwd)
+    ok = ahead > 0
+    ok &= waited[w][None, :] > waited[:, None] + M.MERGE_MARGIN
+    dense = np.minimum(gap, np.where(ok, np.hypot(d[..., 0], d[..., 1]), np.inf).min(axis=1))
+    felt = dense < M.REACH * length
+    assert felt.sum() > 10  # the comparison compares something
+    np.testing.assert_array_equal(got[felt], dense[felt])
+    assert (got[~felt] >= M.REACH * length[~felt]).all()
