@@ -1,17 +1,18 @@
 """Units waiting against a wall beside a gap are let into the stream that passes their bow.
 
-A crowd pressing through a gap pushes the units that reach the wall beside it into a lane
-along its face (:mod:`.wall_slide` slides them toward the gap), each queueing behind the next
-and the head waiting to merge at the jamb. The stream through the gap passes the head's bow
-without queueing for it (it is beside the stream's way, not ahead), so the lane waits for as
-long as the stream flows, pressed against the face (pinned 5-7 s in the 1,000-unit
-bottleneck). Progress is the group's own measure (:func:`~.control.track_progress`).
-Drivers at a lane merge take turns. Here a unit that has waited ``MERGE_WAIT`` seconds
-against a wall counts as ahead of every unit that has it in front of its bow (not only in the
-one-length corridor a queue looks down) and has waited ``MERGE_MARGIN`` less: those queue
-behind it by the queue's own rule (:func:`~.control.cruise_throttle`: slowing from two lengths,
-stopped at one). Once it moves on, its wait is over, and the next in the lane has waited
-longest.
+A crowd pressing through a gap pushes the units that reach the wall beside it into a lane along
+its face (:mod:`.wall_slide` slides them toward the gap), each queueing behind the next and the
+head waiting to merge at the jamb. The stream through the gap passes the head's bow without
+queueing for it (it is beside the stream's way, not ahead), so the lane waits for as long as the
+stream flows, pressed against the face (pinned 5-7 s in the 1,000-unit bottleneck). Drivers at a
+lane merge take turns. Here a unit against a wall that has made no progress
+(:func:`~.control.track_progress`) for ``MERGE_WAIT`` seconds counts as ahead of every unit of
+its group that has it in front of its bow (anywhere in that half plane, not only in the
+one-length corridor a queue looks down) and has waited ``MERGE_MARGIN`` less: those queue for it
+by the queue's own rule (:func:`~.control.cruise_throttle`: slowing from two lengths of centre
+distance, stopped at one; a unit passing the lane's head 1.25-1.75 lengths off wants a quarter
+to three quarters of the group's speed). Once the head moves on, its wait is over, and the next
+in the lane has waited longest.
 
 Units: world units, seconds. m: the group's members, p: pairs of members within ``REACH``.
 """
@@ -21,11 +22,13 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-from rigidflock.rts.control import QUEUE_GAP
+from rigidflock.rts.control import CROWDED, QUEUE_GAP
 
 MERGE_WAIT = 1.0  # seconds without progress, against a wall: waiting to merge
 MERGE_MARGIN = 0.5  # seconds: a unit lets in one that has waited this much longer than itself
-REACH = 2.0 * QUEUE_GAP  # unit lengths: the queue's reach (no slowing for one farther ahead)
+# unit lengths: the gap's reach: the queue slows for a unit within two queue gaps, and stuck
+# detection (:func:`~.control.find_stuck`) spares a unit within CROWDED lengths behind another
+REACH = max(2.0 * QUEUE_GAP, CROWDED)
 
 
 def waiting_to_merge(against: np.ndarray, arrived: np.ndarray, waited: np.ndarray) -> np.ndarray:
@@ -45,8 +48,8 @@ def merge_gap(
     """(m,) ``gap`` (the distance to the nearest unit ahead, world units) or less: the
     distance to the nearest unit ``waiting`` (m,) bool to merge that lies in front of the bow
     (``fwd`` (m, 2)) and has ``waited`` (m,) seconds ``MERGE_MARGIN`` longer. ``pos`` (m, 2)
-    world units. Only pairs within the queue's ``REACH`` of the longest ``length`` (m,) are
-    looked at (a k-d tree): farther ones change no throttle."""
+    world units. Only pairs within ``REACH`` of the longest ``length`` (m,) are looked at (a
+    k-d tree): a gap farther than that changes no throttle and no stuck detection."""
     w = np.flatnonzero(waiting)
     if len(w) == 0:
         return gap

@@ -192,6 +192,7 @@ class Orders:
             settle_standoffs(
                 self.groups, state, self.units.length, self.group_of, self.grid, tick, dt
             )
+        gap = gap.copy()  # members letting in a unit waiting to merge write their rows
         for g in list(self.groups.values()):
             oncoming = wait = None
             if several:
@@ -202,7 +203,7 @@ class Orders:
                     oncoming = self._passing(g, state, yielding, oncoming)
                     wait = door_taken(g, yielding, state.pos, self.units.length, self.grid)
             contact = wall_contact(self.walls, state.pos[g.members], self.units.length[g.members])
-            gap = self._let_in(g, state, gap, contact[0], tick, dt)
+            self._let_in(g, state, gap, contact[0], tick, dt)
             c = control_group(
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
                 oncoming, wait,
@@ -219,18 +220,17 @@ class Orders:
 
     def _let_in(
         self, g: Group, state: State, gap: np.ndarray, against: np.ndarray, tick: int, dt: float
-    ) -> np.ndarray:
-        """``gap`` (N,) with ``g``'s members letting in those waiting ``against`` (m,) a wall
-        to merge (:mod:`.merging`): a unit waiting there counts as ahead of them."""
+    ) -> None:
+        """``g``'s rows of ``gap`` (N,, world units; updated in place) with its members letting
+        in those waiting to merge (:mod:`.merging`): members ``against`` (m,) a wall that have
+        made no progress for ``MERGE_WAIT`` seconds count as ahead of them."""
         waited = np.maximum(tick - g.progress_tick, 0) * dt  # (backing: its clock restarts later)
         waiting = waiting_to_merge(against, g.arrived, waited)
-        if not waiting.any():
-            return gap
-        idx = g.members
-        fwd, _ = forward_left(state.angle[idx])
-        out = gap.copy()
-        out[idx] = merge_gap(gap[idx], state.pos[idx], fwd, self.units.length[idx], waited, waiting)
-        return out
+        if waiting.any():
+            idx = g.members
+            fwd, _ = forward_left(state.angle[idx])
+            L = self.units.length[idx]
+            gap[idx] = merge_gap(gap[idx], state.pos[idx], fwd, L, waited, waiting)
 
     def _passing(self, g: Group, state: State, yielding: list, oncoming: np.ndarray):
         """(m,) bool: ``g``'s members meeting a unit of another group head on, not counting

@@ -122,12 +122,14 @@ def slide_control(
     return force, throttle, np.where(against, 0.0, flock_scale)
 
 
-def slide_along_walls(c, g, state, units, nav, contact, grid, steering_force: float):
+def slide_along_walls(
+    c, g, state, units, nav, contact: tuple[np.ndarray, np.ndarray], grid, steering_force: float
+):
     """``c`` (a :class:`~rigidflock.rts.control.GroupControl` of group ``g``) with its members
     on the way that are against a wall sliding along it (:func:`slide_control`); ``contact``:
-    the members' (against, normal) from :func:`wall_contact`. Members that have arrived or
-    are within ``nav.arrive_radius`` lengths of their slot keep theirs. ``steering_force``:
-    the rules' S, newtons (the order's bow force is ``nav.seek`` x S)."""
+    the members' (against (m,) bool, normal (m, 2)) from :func:`wall_contact`. Members that
+    have arrived or are within ``nav.arrive_radius`` lengths of their slot keep theirs.
+    ``steering_force``: the rules' S, newtons (the order's bow force is ``nav.seek`` x S)."""
     against, normal = contact
     if not against.any():
         return c

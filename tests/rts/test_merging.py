@@ -1,13 +1,19 @@
 """Units waiting against a wall are let into the stream (:mod:`rigidflock.rts.merging`): who
 waits to merge, and who queues for them."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
 from rigidflock.rts import merging as M
+from rigidflock.rts.orders import Orders
+from rigidflock.rts.wall_slide import Walls, wall_contact
 
 L = 4.0
 EAST = np.array([1.0, 0.0])
+# the lane's head against the bottleneck's wall (face at x = 299), above the gap's upper jamb
+HEAD = (297.5, 212.0)
 
 
 def gap_of(stream_pos, lane_pos, waited_stream, waited_lane, gap=np.inf, fwd=EAST):
@@ -29,8 +35,8 @@ def test_the_stream_queues_for_the_lane_head_beside_its_bow():
     line, outside the one-length corridor its queue looks down; a head that has waited 3 s
     there is ahead of a stream unit that has waited none, at its distance (the queue's own
     rule then stops it at one length)."""
-    stream, head = (292.0, 206.0), (296.0, 212.0)
-    assert gap_of(stream, head, 0.0, 3.0) == pytest.approx(np.hypot(4.0, 6.0))
+    stream, head = (294.0, 206.0), HEAD
+    assert gap_of(stream, head, 0.0, 3.0) == pytest.approx(np.hypot(3.5, 6.0))
     # a nearer unit ahead in its own queue stays the gap
     assert gap_of(stream, head, 0.0, 3.0, gap=3.0) == 3.0
 
@@ -38,13 +44,13 @@ def test_the_stream_queues_for_the_lane_head_beside_its_bow():
 @pytest.mark.parametrize(
     ("stream", "waited_stream", "waited_lane", "why"),
     [
-        ((292.0, 206.0), 2.8, 3.0, "the lane head has not waited MERGE_MARGIN longer"),
-        ((297.0, 206.0), 0.0, 3.0, "the lane head is behind the stream unit's bow"),
-        ((285.0, 212.0), 0.0, 3.0, "beyond the queue's reach (two lengths)"),
+        ((294.0, 206.0), 2.8, 3.0, "the lane head has not waited MERGE_MARGIN longer"),
+        ((298.5, 206.0), 0.0, 3.0, "the lane head is behind the stream unit's bow"),
+        ((287.0, 212.0), 0.0, 3.0, "beyond the queue's reach (two lengths)"),
     ],
 )
 def test_no_queueing_for_a_unit_it_need_not_let_in(stream, waited_stream, waited_lane, why):
-    assert gap_of(stream, (296.0, 212.0), waited_stream, waited_lane) == np.inf, why
+    assert gap_of(stream, HEAD, waited_stream, waited_lane) == np.inf, why
 
 
 def test_waiting_to_merge_takes_a_second_against_a_wall_on_the_way():
@@ -81,3 +87,29 @@ def test_the_tree_finds_every_pair_the_queue_would_feel(seed):
     assert felt.sum() > 10  # the comparison compares something
     np.testing.assert_array_equal(got[felt], dense[felt])
     assert (got[~felt] >= M.REACH * length[~felt]).all()
+
+
+def test_orders_let_in_writes_only_the_groups_rows():
+    """Through ``Orders._let_in``: members are unit rows 7, 2 and 5 of 10. Row 2, the lane's
+    head against the wall 3 s without progress, is let in by row 7, passing east below it;
+    row 5, also against the wall but backing (its progress clock set a second ahead), waits
+    for nothing and is let in by no one; rows outside the group keep their gap."""
+    n, tick, dt = 10, 600, 1.0 / 60.0
+    pos = np.zeros((n, 2))
+    pos[[7, 2, 5]] = [(294.0, 206.0), HEAD, (297.5, 222.0)]
+    angle = np.zeros(n)
+    angle[[2, 5]] = -np.pi / 2  # down the wall, toward the gap
+    state = SimpleNamespace(pos=pos, angle=angle)
+    g = SimpleNamespace(
+        members=np.array([7, 2, 5]),
+        progress_tick=np.array([tick, tick - 180, tick + 60]),
+        arrived=np.zeros(3, dtype=bool),
+    )
+    walls = Walls.of_scene([((300.0, 209.4), (300.0, 400.0), 2.0)], [])
+    against, _ = wall_contact(walls, pos[g.members], np.full(3, L))
+    np.testing.assert_array_equal(against, [False, True, True])
+    gap = np.full(n, np.inf)
+    fake = SimpleNamespace(units=SimpleNamespace(length=np.full(n, L)))
+    Orders._let_in(fake, g, state, gap, against, tick, dt)
+    assert gap[7] == pytest.approx(np.hypot(3.5, 6.0))
+    assert np.isinf(np.delete(gap, 7)).all()
