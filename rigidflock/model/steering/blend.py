@@ -359,7 +359,7 @@ class Steerer:
             return cached[2]
         u, wt = self.units, rules.weights
         bundles = (
-            kernels.UnitRules(u.n_ai, u.has_player, roles, u.length, u.width,
+            kernels.UnitRules(u.n_ai, u.has_player, roles, u.length, u.width, touch_distance(u),
                               rules.feeler_factor, rules.flocking, rules.chase, rules.avoidance,
                               self.world.walls),
             kernels.Weights(rules.steering_force, wt.cohesion, wt.alignment, wt.separation,
