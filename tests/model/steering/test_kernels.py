@@ -137,3 +137,34 @@ def test_renumbered_rows_give_the_same_sums_bit_for_bit(scene_from, seed):
     mine = set(zip(owner[steerer._flock], partner[steerer._flock], strict=True))
     plain = np.repeat(np.arange(n_ai), np.diff(ptr))
     assert mine == set(zip(plain[sums.flock], nbr[sums.flock], strict=True))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_units_just_inside_and_outside_the_wall_reach_agree_with_the_reference(scene_from, seed):
+    """The unit pass skips the world's walls for a unit farther from all four than its feeler
+    and its contact distance (nothing there to feel, touch or block). Units placed at random
+    within a length of that reach of each wall, at random headings and speeds, must steer as the
+    reference (which always tests every wall) says: a wall skipped wrongly would change a force
+    by a whole avoidance term, far beyond the comparison's 1e-9."""
+    from rigidflock.model.steering.blend import touch_distance
+
+    sim = Simulation(scene_from(SCENE.format(seed=seed, bounds="walls", view="wide")))
+    world = World(sim.obstacles, sim.size, sim.box, True)
+    st, u, rng = sim.state, sim.units, np.random.default_rng(seed)
+    n = u.n_ai
+    reach = np.maximum(u.length * sim.rules.feeler_factor, touch_distance(u))[:n]
+    d = reach + rng.uniform(-1.0, 1.0, n) * u.length[:n]  # from the nearest wall
+    w, h = sim.size
+    side = rng.integers(0, 4, n)
+    along = rng.uniform(0.3, 0.7, n)
+    x = np.select([side == 0, side == 1], [d, w - d], along * w)
+    y = np.select([side == 2, side == 3], [d, h - d], along * h)
+    st.pos[:n] = np.stack([x, y], axis=1)
+    st.angle[:n] = rng.uniform(-np.pi, np.pi, n)
+    st.vel[:n] = rng.uniform(-8.0, 8.0, (n, 2))
+    fast = sim._steerer(st, sim.rules)
+    ref = steer_reference(st, u, sim.rules, world)
+    np.testing.assert_allclose(fast.force, ref.force, rtol=1e-9, atol=1e-9)
+    np.testing.assert_array_equal(fast.felt, ref.felt)
+    inside = d < reach
+    assert inside.sum() > 5 and (~inside).sum() > 5  # both sides of the threshold were tested
