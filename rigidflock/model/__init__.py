@@ -2,11 +2,15 @@
 
 import os
 
-# OpenMP (numba's threading layer here) keeps idle worker threads spinning after each parallel
-# region by default. When the thread policy (steering/threads.py) runs the kernels on one
-# thread, that spinning worker competes with the main thread for the cores: measured at 1,000
-# units (bench world, a busy machine), 758-802 ticks/s with it against 971-976 without and
-# 941-1,138 with NUMBA_NUM_THREADS=1 (runs interleaved); at 10,000 units on two threads no
-# difference beyond noise. So workers sleep at once unless the user says otherwise. Set before
-# numba loads OpenMP (at the first parallel kernel, always after this package is imported).
-os.environ.setdefault("GOMP_SPINCOUNT", "0")
+# OpenMP (numba's threading layer here) keeps an idle worker thread spinning after each parallel
+# region, by default for long enough (GOMP_SPINCOUNT 300,000: milliseconds) to compete with the
+# main thread when the thread policy (steering/threads.py) runs the kernels on one thread:
+# measured at 1,000 units (bench world, a busy machine), 758-802 ticks/s with it against 971-976
+# with no spinning at all. But a worker that sleeps at once must be woken for every region, and a
+# wake costs ~50 us here (a two-thread region of no work: 53 us with no spinning, 1.3 us with
+# the worker spinning), four to five times a tick. 10,000 spins (~0.1-0.5 ms here) keep the
+# worker awake from one steering pass to the next and let it sleep through the physics step:
+# 1,000 units 2,527-2,590 -> 3,078-3,163 ticks/s (bench, runs interleaved). Set before numba
+# loads OpenMP (at the first parallel kernel, always after this package is imported); a value
+# the user sets wins.
+os.environ.setdefault("GOMP_SPINCOUNT", "10000")
