@@ -23,6 +23,7 @@ from rigidflock.model.state import ROLE_CHASE, ROLE_INTERCEPT, ROLE_NONE, ROLE_P
 from rigidflock.model.steering.avoidance import (
     CONTACT_GAIN,
     GUARD_TURN,
+    SPAN_REACH,
 )
 from rigidflock.model.steering.avoidance_kernels import (
     _cells_around,
@@ -434,9 +435,11 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
             clearance = 0.5 * width[u] + 0.5 * length[u]
             touch = touch_d[u]
             at = (pos[u, 0], pos[u, 1])
-            # the world's walls all farther than the feeler and the touch: nothing to feel or
-            # block (most units; a NaN position is not far, it takes the full test)
-            far = max(feeler, touch)
+            # the world's walls all farther than the feeler, the spans' reach and the touch:
+            # nothing to feel, touch or block (most units), the same bits as testing them (a
+            # wall's distance along a heading of length <= 1 is at least its distance). A NaN
+            # or outside position is not far: it takes the full test
+            far = max(feeler, SPAN_REACH * feeler, touch)
             wall_near = walls and not (
                 at[0] >= far and w - at[0] >= far and at[1] >= far and h - at[1] >= far
             )

@@ -139,24 +139,48 @@ def test_renumbered_rows_give_the_same_sums_bit_for_bit(scene_from, seed):
     assert mine == set(zip(plain[sums.flock], nbr[sums.flock], strict=True))
 
 
+WALLED = """
+seed = {seed}
+[world]
+size = [800.0, 600.0]
+bounds = "walls"
+[rules]
+view = "wide"
+feeler_factor = {feeler}
+[[groups]]
+family = "a"
+count = 50
+[[groups]]
+family = "b"
+count = 30
+"""
+
+
+@pytest.mark.parametrize("feeler", [5.0, 0.5])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_units_just_inside_and_outside_the_wall_reach_agree_with_the_reference(scene_from, seed):
-    """The unit pass skips the world's walls for a unit farther from all four than its feeler
-    and its contact distance (nothing there to feel, touch or block). Units placed at random
-    within a length of that reach of each wall, at random headings and speeds, must steer as the
-    reference (which always tests every wall) says: a wall skipped wrongly would change a force
-    by a whole avoidance term, far beyond the comparison's 1e-9."""
+def test_units_just_inside_and_outside_the_wall_reach_agree_with_the_reference(
+    scene_from, seed, feeler
+):
+    """The unit pass skips the world's walls for a unit farther from all four than its feeler,
+    its spans' reach and its contact distance (nothing there to feel, touch or block). Units
+    placed within a length of that reach of one wall (the others far), at random headings and
+    speeds, must steer as the reference (which always tests every wall) says: a wall skipped
+    wrongly changes a force by a whole avoidance term, far beyond the comparison's 1e-9.
+    Feeler factor 0.5: the contact distance (3.24) is longer than the feeler (2) and sets the
+    reach."""
+    from rigidflock.model.steering.avoidance import SPAN_REACH
     from rigidflock.model.steering.blend import touch_distance
 
-    sim = Simulation(scene_from(SCENE.format(seed=seed, bounds="walls", view="wide")))
+    sim = Simulation(scene_from(WALLED.format(seed=seed, feeler=feeler)))
     world = World(sim.obstacles, sim.size, sim.box, True)
     st, u, rng = sim.state, sim.units, np.random.default_rng(seed)
     n = u.n_ai
-    reach = np.maximum(u.length * sim.rules.feeler_factor, touch_distance(u))[:n]
+    feel = u.length[:n] * sim.rules.feeler_factor
+    reach = np.maximum(np.maximum(feel, SPAN_REACH * feel), touch_distance(u)[:n])
     d = reach + rng.uniform(-1.0, 1.0, n) * u.length[:n]  # from the nearest wall
     w, h = sim.size
     side = rng.integers(0, 4, n)
-    along = rng.uniform(0.3, 0.7, n)
+    along = rng.uniform(0.4, 0.6, n)  # the other walls 240 and more away
     x = np.select([side == 0, side == 1], [d, w - d], along * w)
     y = np.select([side == 2, side == 3], [d, h - d], along * h)
     st.pos[:n] = np.stack([x, y], axis=1)
@@ -166,5 +190,6 @@ def test_units_just_inside_and_outside_the_wall_reach_agree_with_the_reference(s
     ref = steer_reference(st, u, sim.rules, world)
     np.testing.assert_allclose(fast.force, ref.force, rtol=1e-9, atol=1e-9)
     np.testing.assert_array_equal(fast.felt, ref.felt)
-    inside = d < reach
-    assert inside.sum() > 5 and (~inside).sum() > 5  # both sides of the threshold were tested
+    # both sides of the kernel's own test (all four walls at least the reach away) were placed
+    skipped = np.min([x, w - x, y, h - y], axis=0) >= reach
+    assert skipped.sum() > 10 and (~skipped).sum() > 10
