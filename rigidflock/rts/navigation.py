@@ -73,15 +73,20 @@ class Grid:
         iy, ix = np.divmod(cells, self.nx)
         return np.stack([(ix + 0.5) * self.cell, (iy + 0.5) * self.cell], axis=1)
 
-    def sees(self, a: np.ndarray, b: np.ndarray, samples: int = 8) -> np.ndarray:
+    def sees(
+        self, a: np.ndarray, b: np.ndarray, samples: int = 8, longest: float | None = None
+    ) -> np.ndarray:
         """(N,) bool: the straight segments from ``a`` (N, 2) to ``b`` (N, 2) cross no blocked
         cell, nor within a tight cell a sample point without the clearance (checked at least
         ``samples`` points after ``a``, at most a sample spacing apart): ``b`` is in line of
-        sight (compiled: :func:`~rigidflock.rts.sight.sees_kernel`)."""
+        sight (compiled: :func:`~rigidflock.rts.sight.sees_kernel`). Every segment gets the
+        sample count of the ``longest`` (world units; default: the longest of these), so a
+        caller asking again for some rows of a batch passes the batch's to get its answers."""
         a = np.ascontiguousarray(a, dtype=float)
         b = np.ascontiguousarray(b, dtype=float)
         if self.fine is not None and len(a):
-            longest = float(np.hypot(*(b - a).T).max())
+            if longest is None:
+                longest = float(np.hypot(*(b - a).T).max())
             samples = int(min(64, max(samples, np.ceil(longest * SUBSAMPLES / self.cell))))
         fine = self.fine if self.fine is not None else _NO_FINE
         roomless = self.tight if self.tight is not None else self.blocked
