@@ -15,10 +15,21 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 
 
 def single_thread() -> None:
-    """Worker set-up: one numba thread (before numba is imported, or after)."""
+    """Worker set-up: one numba thread (before numba is imported, or after). Numba reads
+    NUMBA_NUM_THREADS at import (importing this module imports it) and again at every compile,
+    raising once threads run if the value changed: so it re-reads it here, before any thread
+    starts, or, when threads already run, the variable keeps their count and one is used."""
     os.environ["NUMBA_NUM_THREADS"] = "1"
-    if "numba" in sys.modules:
-        sys.modules["numba"].set_num_threads(1)
+    nb = sys.modules.get("numba")
+    if nb is None:
+        return
+    from numba.np.ufunc import parallel
+
+    if parallel._is_initialized:
+        os.environ["NUMBA_NUM_THREADS"] = str(nb.config.NUMBA_NUM_THREADS)
+    else:
+        nb.config.reload_config()
+    nb.set_num_threads(1)
 
 
 def warm_worker(_=None) -> int:

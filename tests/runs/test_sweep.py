@@ -81,6 +81,38 @@ def test_dask_local_cluster_gives_the_same_rows(straight):
         assert ex.submit(os.getpid).result() != os.getpid()  # a worker process, not this one
 
 
+def compile_fresh(x: float) -> tuple[float, int]:
+    """In a worker: compile a kernel the on-disk cache cannot hold (a new lambda), as a worker
+    on another machine compiles every kernel; its result, and the most threads a simulation's
+    thread policy there would use."""
+    import numba
+    import numpy as np
+
+    from rigidflock.model.steering.threads import ThreadPolicy
+
+    kernel = numba.njit(parallel=True)(lambda a: a.sum() + x)
+    return float(kernel(np.ones(10))), ThreadPolicy().max_threads
+
+
+def test_a_local_worker_can_compile_on_its_one_thread():
+    """Importing the worker set-up imports numba, which reads NUMBA_NUM_THREADS then; setting it
+    to 1 after that made every later compile in the worker raise ("Cannot set
+    NUMBA_NUM_THREADS ... once the threads have been launched"), failing any run whose kernels
+    were not in the cache. The worker compiles and runs on one thread."""
+    with local_executor(1) as ex:
+        assert ex.submit(compile_fresh, 1.0).result() == (11.0, 1)
+
+
+def test_a_dask_worker_can_compile_on_its_one_thread():
+    """As above, for the Dask workers (set up by ``client.run`` after they imported numba).
+    Before, numba there also kept both threads, and each worker's simulations used two."""
+    pytest.importorskip("distributed")
+    from rigidflock.runs.executors import dask_executor
+
+    with dask_executor(local_workers=1) as ex:
+        assert ex.submit(compile_fresh, 2.0).result() == (12.0, 1)
+
+
 def test_killed_sweep_resumes_to_the_same_table(straight, tmp_path):
     """A sweep killed (SIGKILL) after a few rows, its last line left half-written, then resumed:
     the finished file equals the one of a sweep run straight through, and the resumed part ran
