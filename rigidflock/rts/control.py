@@ -116,11 +116,15 @@ def path_target(
     follow = path[np.minimum(path_index + lookahead, K - 1)]
     if sees is not None:  # the farthest of the next ``lookahead`` path cells in line of sight
         # asked again only for the rows still hidden, each with the sample count the whole
-        # batch would give it (the longest segment of all rows as they stand)
+        # batch would give it (the longest segment of all rows as they stand); when that
+        # changes, a row seen before may not be now: then every row is asked again
         seg = np.hypot(*(follow - pos).T)
-        rows = np.arange(len(pos))
+        rows = everyone = np.arange(len(pos))
+        before = None
         for k in range(lookahead - 1, -2, -1):
             longest = float(seg.max()) if len(seg) else 0.0
+            if longest != before:
+                rows, before = everyone, longest
             rows = rows[~sees(pos[rows], follow[rows], longest=longest)]
             if len(rows) == 0 or k < 0:
                 break

@@ -18,7 +18,9 @@ def single_thread() -> None:
     """Worker set-up: one numba thread (before numba is imported, or after). Numba reads
     NUMBA_NUM_THREADS at import (importing this module imports it) and again at every compile,
     raising once threads run if the value changed: so it re-reads it here, before any thread
-    starts, or, when threads already run, the variable keeps their count and one is used."""
+    starts. In a worker whose threads already run (a long-lived Dask worker that ran numba
+    before), the variable keeps their count so compiles still work, and only the thread
+    calling this is set to one (Dask runs tasks on another: those may use them all)."""
     os.environ["NUMBA_NUM_THREADS"] = "1"
     nb = sys.modules.get("numba")
     if nb is None:

@@ -306,3 +306,13 @@ def test_find_standoffs_agrees_with_the_all_pairs_definition(seed):
             np.testing.assert_array_equal(point, p_want)
         total += len(want)
     assert total > 20  # standoffs were there to find
+
+
+def test_a_standoff_at_the_corner_of_the_range_is_found():
+    """Two units of different groups head on, 2.9 lengths apart along the bow line and 0.9 to
+    the side: 3.04 lengths apart, within range (ahead < 3 L, off the line < L), so the k-d
+    tree's reach is L sqrt(3^2 + 1), not 3 L."""
+    pos = np.array([[0.0, 0.0], [2.9 * L4, 0.9 * L4]])
+    found = R.find_standoffs(pos, np.array([0.0, np.pi]), np.full(2, L4), np.array([0, 1]),
+                             np.ones(2, bool))  # fmt: skip
+    assert [(a, b) for a, b, _, _ in found] == [(0, 1)]
