@@ -26,6 +26,7 @@ from scipy.spatial import cKDTree
 from rigidflock.model.state import State, Units
 from rigidflock.model.steering.pursuit import seek_steer
 from rigidflock.rts.groups import Group
+from rigidflock.rts.in_line import ahead_in_line, in_line_reach
 from rigidflock.rts.navigation import Grid
 from rigidflock.rts.right_of_way import ASIDE, stern_steer, yielding_members
 from rigidflock.rts.slots import deal_slots
@@ -163,9 +164,8 @@ def oncoming_ahead(
     out = np.zeros(len(members), dtype=bool)
     if len(others) == 0:
         return out
-    # candidates from a k-d tree: ahead within A L and within L of the bow line is within
-    # L sqrt(A^2 + 1) (all pairs was (m, others) a tick, ~6 ms a group at 1,000 units)
-    reach = float(np.max(length)) * np.hypot(ONCOMING_AHEAD, 1.0) * (1.0 + 1e-9)
+    # candidates from a k-d tree (all pairs was (m, others) a tick, ~6 ms a group at 1,000)
+    reach = in_line_reach(length, ONCOMING_AHEAD)
     near = cKDTree(pos[members]).sparse_distance_matrix(
         cKDTree(pos[others]), reach, output_type="ndarray"
     )
@@ -174,12 +174,8 @@ def oncoming_ahead(
     i, j = near["i"], others[near["j"]]
     fwd = np.stack([np.cos(angle[members[i]]), np.sin(angle[members[i]])], axis=1)
     a = angle[j]
-    d = pos[j] - pos[members[i]]
-    f = d[:, 0] * fwd[:, 0] + d[:, 1] * fwd[:, 1]
-    side = np.abs(d[:, 0] * fwd[:, 1] - d[:, 1] * fwd[:, 0])
     facing = fwd[:, 0] * np.cos(a) + fwd[:, 1] * np.sin(a) < 0.0
-    L = length[i]
-    hit = (f > 0) & (f < ONCOMING_AHEAD * L) & (side < L) & facing
+    hit = ahead_in_line(pos[j] - pos[members[i]], fwd, length[i], ONCOMING_AHEAD) & facing
     out[i[hit]] = True
     return out
 

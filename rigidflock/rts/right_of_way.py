@@ -35,6 +35,7 @@ from scipy.spatial import cKDTree
 
 from rigidflock.model.steering.pursuit import seek_steer
 from rigidflock.rts.groups import Group
+from rigidflock.rts.in_line import ahead_in_line, in_line_reach
 from rigidflock.rts.navigation import Grid
 
 STANDOFF_SECONDS = 1.0  # nose to nose without progress this long: a standoff (backing: 3 s)
@@ -80,20 +81,13 @@ def find_standoffs(
         return []
     p, g, L = pos[rows], group_of[rows], length[rows]
     fwd = np.stack([np.cos(angle[rows]), np.sin(angle[rows])], axis=1)
-    # candidates from a k-d tree: ahead within A L and within L of the bow line is within
-    # L sqrt(A^2 + 1) (all pairs was (k, k): 25 ms a tick with 1,000 units stalled)
-    reach = float(L.max()) * np.hypot(STANDOFF_AHEAD, 1.0) * (1.0 + 1e-9)
-    pairs = cKDTree(p).query_pairs(reach, output_type="ndarray")
+    # candidates from a k-d tree (all pairs was (k, k): 25 ms a tick with 1,000 stalled)
+    pairs = cKDTree(p).query_pairs(in_line_reach(L, STANDOFF_AHEAD), output_type="ndarray")
     i, j = pairs[:, 0], pairs[:, 1]  # i < j
-
-    def sees_ahead(a, b):  # unit a has unit b ahead, close and near its bow line
-        d = p[b] - p[a]
-        ahead = d[:, 0] * fwd[a, 0] + d[:, 1] * fwd[a, 1]
-        side = np.abs(d[:, 0] * fwd[a, 1] - d[:, 1] * fwd[a, 0])
-        return (ahead > 0) & (ahead < STANDOFF_AHEAD * L[a]) & (side < L[a])
-
     hit = (g[i] != g[j]) & (fwd[i, 0] * fwd[j, 0] + fwd[i, 1] * fwd[j, 1] < 0.0)
-    hit &= sees_ahead(i, j) | sees_ahead(j, i)
+    hit &= ahead_in_line(p[j] - p[i], fwd[i], L[i], STANDOFF_AHEAD) | ahead_in_line(
+        p[i] - p[j], fwd[j], L[j], STANDOFF_AHEAD
+    )
     i, j = i[hit], j[hit]
     if len(i) == 0:
         return []
