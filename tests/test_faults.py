@@ -151,6 +151,41 @@ def test_sigterm_and_sighup_mid_run_leave_nothing_hidden(tmp_path, sig):
         assert r.chunks and not r.complete and r.last_tick > 0
 
 
+@pytest.mark.parametrize("cause", [True, False])
+def test_an_interrupt_inside_a_kernel_is_an_interrupt(tmp_path, monkeypatch, capsys, cause):
+    """A signal handled while a numba kernel runs surfaces as SystemError ("returned a result
+    with an exception set") caused by the KeyboardInterrupt: CI once saw SIGTERM reported as an
+    internal error, exit 1. It is an interrupt (outputs removed, the recording cut short); a
+    SystemError with no interrupt behind it is still an internal error."""
+    from rigidflock.sim import simulation
+
+    real, calls = simulation.Simulation.step, []
+
+    def step(self):
+        calls.append(1)
+        if len(calls) == 40 and not cause:
+            raise SystemError("a bug")
+        if len(calls) == 40:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as e:
+                raise SystemError("returned a result with an exception set") from e
+        return real(self)
+
+    monkeypatch.setattr(simulation.Simulation, "step", step)
+    rec, trace, metrics = tmp_path / "r.rfr", tmp_path / "t.csv", tmp_path / "m.json"
+    code = main(["run", str(AIDEMO4), "--ticks", "100", "--quiet", "--record", str(rec),
+                 "--trace", str(trace), "--metrics", str(metrics)])  # fmt: skip
+    err = capsys.readouterr().err
+    if not cause:
+        assert code == 1 and "internal error: SystemError: a bug" in err
+        return
+    assert code == 130 and "interrupted (SIGINT)" in err and "internal" not in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.rfr"]
+    with ReplayReader(rec) as r:
+        assert not r.complete
+
+
 def test_every_output_gets_the_users_umask(tmp_path):
     """--metrics, --trace and bench --json were created 0600 (mkstemp), other outputs 0644.
     Under umask 027 every file is 0640: metrics, trace, series, recording."""

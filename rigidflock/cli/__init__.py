@@ -46,6 +46,26 @@ def interrupt_signals():
             signal.signal(sig, handler)
 
 
+def interrupt_in(error: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is behind ``error``. A signal handled while a compiled kernel
+    runs raises inside numba's dispatcher, which reports it as a SystemError ("returned a result
+    with an exception set") caused by the KeyboardInterrupt: still an interrupt, not a bug."""
+    seen: set[int] = set()
+    e: BaseException | None = error
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or (None if e.__suppress_context__ else e.__context__)
+    return False
+
+
+def interrupted(received: list[int]) -> int:
+    signum = received[0] if received else signal.SIGINT
+    print(f"rigidflock: interrupted ({signal.Signals(signum).name})", file=sys.stderr)
+    return 128 + signum
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
@@ -80,10 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rigidflock: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        signum = received[0] if received else signal.SIGINT
-        print(f"rigidflock: interrupted ({signal.Signals(signum).name})", file=sys.stderr)
-        return 128 + signum
+        return interrupted(received)
     except Exception as e:  # a bug: still one line unless --debug
+        if interrupt_in(e):
+            return interrupted(received)
         if debug:
             raise
         print(
