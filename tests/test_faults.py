@@ -102,6 +102,22 @@ def test_memory_estimate_names_the_keys_and_a_budget_raises_it():
         check_budget(huge, budget=parse_size("1000T"))
 
 
+def test_the_estimate_counts_an_ordered_group_s_slot_deal():
+    """An order's slot deal builds dense (unit, slot) matrices of up to DENSE_SLOT_UNITS units
+    (~224 MB): counted when the scene gives orders, capped there for larger groups (dealt by
+    rows in linear memory), absent without orders."""
+    from rigidflock.scene.budget import ASSIGN_BYTES, DENSE_SLOT_UNITS, estimate
+
+    text = "[[groups]]\nfamily = 'a'\ncount = {n}\nrole = 'none'\n"
+    order = "[[orders]]\nselect = {{ family = 'a' }}\ngoal = [10.0, 10.0]\n"
+    for n, want in ((500, 500), (DENSE_SLOT_UNITS * 5, DENSE_SLOT_UNITS)):
+        parts = estimate(parse_scene(text.format(n=n) + order.format(), "o.toml"))
+        deal = [p for p in parts if p.what.startswith("the slot deal")]
+        assert [p.bytes for p in deal] == [ASSIGN_BYTES * want * want], parts
+    assert not [p for p in estimate(parse_scene(text.format(n=500), "o.toml"))
+                if p.what.startswith("the slot deal")]  # fmt: skip
+
+
 def test_check_places_the_obstacle_field_as_run_does(tmp_path):
     """An obstacle field that cannot fit was found only when `run` placed it: `check` passed.
     Now both refuse it, with the same line, and `check --seed` places it as `run --seed`."""

@@ -1,6 +1,9 @@
 """The first run says it compiles, compiles before the clock, and its summary is honest; an RTS
 run that ends early says how far along it is."""
 
+import re
+from pathlib import Path
+
 from rigidflock import Simulation
 from rigidflock.cli import main
 from rigidflock.runs import warmup
@@ -42,3 +45,21 @@ def test_an_order_still_under_way_is_still_moving_not_a_failure(capsys):
     out = capsys.readouterr().out
     assert "not all" not in out
     assert "still moving" in out and "% of the route" in out
+
+
+def test_every_module_with_cached_kernels_is_watched_and_warmed():
+    """kernels_cold looks only at KERNEL_MODULES, so a module with cached kernels left out
+    compiled mid-run, after the progress bar and clock had started (the line-of-sight kernel of
+    move orders was). Helpers numba inlines into another module's kernel have no cache of
+    their own."""
+    import rigidflock
+
+    pkg = Path(rigidflock.__file__).parent
+    cached = re.compile(r"@nb\.njit\((?=[^)]*cache=True)(?![^)]*inline=)[^)]*\)")
+    found = {
+        ".".join(p.relative_to(pkg.parent).with_suffix("").parts)
+        for p in pkg.rglob("*.py")
+        if cached.search(p.read_text())
+    }
+    gym = {"rigidflock.envs.observation_kernel"}  # warmed by the environment, not by `run`
+    assert found - gym == set(warmup.KERNEL_MODULES)

@@ -130,7 +130,7 @@ class Orders:
         path = navigation.path_from(self.grid, fld, centre)
         spacing, reach = self._slot_sizes(members)
         slots = formation_slots(self.grid, fld, goal, facing, len(members), spacing, path, reach)
-        slots = assign_nearest(state.pos[members], slots)
+        slots = assign_nearest(state.pos[members], slots, goal, facing)
         route = float(fld.dist[self.grid.cell_of(centre[None, :])[0]])
         g = Group(
             id=self.next_id,

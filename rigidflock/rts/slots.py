@@ -5,22 +5,26 @@ travel: the reachable free lattice points nearest the goal, so the formation is 
 less those on the group's way in (a door or gap it comes through: a unit standing on its slot
 there would shut it for the rest), and in sight of the goal (not behind the wall of the gap it
 comes through, among the crowd still to come; a closer lattice where there is no room).
-When the order is given each unit takes the slot nearest to it overall (Hungarian method,
-``scipy.optimize.linear_sum_assignment``), so that paths cross little. On the way the slots of
+When the order is given each unit takes the slot nearest to it overall (the assignment of least
+total distance, :mod:`.assignment`), so that paths cross little. On the way the slots of
 units not yet on theirs are dealt again (:func:`deal_slots`). Positions are world units.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
+from rigidflock.rts.assignment import least_cost_columns
 from rigidflock.rts.navigation import Field, Grid
+from rigidflock.scene.budget import DENSE_SLOT_UNITS
 
 WAY_CLEAR = 1.25  # lattice spacings: no slot this near the group's way in (a door, a gap)
 # shares of the spacing tried in turn for a formation in sight of the goal: slots behind a wall
 # (the far side of the gap a crowd comes through) stand among the crowd still to come
 SQUEEZE = (1.0, 0.9, 0.8)
+# units: above this many, slots go by rows (:func:`sweep_columns`), not by least total distance,
+# whose dense cost matrices take ~56 bytes x m^2 (224 MB at 2,000 units, 22 GB at 20,000)
+DENSE_MOST = DENSE_SLOT_UNITS
 
 
 def off_the_way(pts: np.ndarray, way: np.ndarray, goal: np.ndarray, spacing: float) -> np.ndarray:
@@ -117,13 +121,42 @@ def _lattice(grid, field, goal, f, count, spacing, way, sight, reach) -> np.ndar
     return pts[order]
 
 
-def assign_nearest(pos: np.ndarray, slots: np.ndarray) -> np.ndarray:
+def assign_nearest(
+    pos: np.ndarray, slots: np.ndarray, goal: np.ndarray, facing: np.ndarray
+) -> np.ndarray:
     """``slots`` (m, 2) reordered so that row i is unit i's: the assignment of units at ``pos``
-    (m, 2) to slots with the least total straight-line distance (Hungarian)."""
-    rows, cols = linear_sum_assignment(
-        np.hypot(*(pos[:, None, :] - slots[None, :, :]).transpose(2, 0, 1))
-    )
-    return slots[cols[np.argsort(rows)]]
+    (m, 2) to slots with the least total straight-line distance (:mod:`.assignment`); above
+    ``DENSE_MOST`` units, by rows across ``facing`` (2,) from ``goal`` (2,)
+    (:func:`sweep_columns`)."""
+    if len(pos) > DENSE_MOST:
+        return slots[sweep_columns(pos, slots, goal, facing)]
+    return slots[
+        least_cost_columns(np.hypot(*(pos[:, None, :] - slots[None, :, :]).transpose(2, 0, 1)))
+    ]
+
+
+def sweep_columns(
+    pos: np.ndarray, slots: np.ndarray, goal: np.ndarray, facing: np.ndarray
+) -> np.ndarray:
+    """(m,) int: each unit's slot (row of ``slots`` (m, 2)) for a group too large for the
+    least-total assignment. Units at ``pos`` (m, 2) and slots are each sorted by depth along
+    ``facing`` (2,) from ``goal`` (2,), cut into rows of ceil(sqrt(m)) and each row sorted
+    across; the k-th unit takes the k-th slot: the rearmost units the rearmost slots, the left
+    the left, so paths cross little. O(m log m) time and O(m) memory."""
+    f = facing / max(float(np.hypot(*facing)), 1e-12)
+    side = np.array([-f[1], f[0]])
+    width = int(np.ceil(np.sqrt(len(pos))))
+
+    def rows(p: np.ndarray) -> np.ndarray:
+        rel = p - goal
+        depth, across = rel @ f, rel @ side
+        by_depth = np.lexsort((across, depth))
+        row = np.arange(len(p)) // width
+        return by_depth[np.lexsort((across[by_depth], row))]
+
+    cols = np.empty(len(pos), dtype=np.intp)
+    cols[rows(pos)] = rows(slots)
+    return cols
 
 
 def deal_slots(
@@ -141,8 +174,10 @@ def deal_slots(
     (m,) False). Those still far from the formation get the deepest slots (farthest along the
     unit vector ``facing`` (2,) from ``goal`` (2,)) in order of ``to_go`` (m,), world units of
     route left, so the first to arrive do not block the way of the rest. Those ``close`` (m,)
-    (at the formation) share theirs by distance from ``pos`` (m, 2) (Hungarian), a slot behind
-    a unit (by its heading ``angle`` (m,), radians) costing two of its lengths (m,) more."""
+    (at the formation) share theirs by least total distance from ``pos`` (m, 2)
+    (:mod:`.assignment`), a slot behind a unit (by its heading ``angle`` (m,), radians) costing
+    two of its lengths (m,) more; more than ``DENSE_MOST`` of them, by rows
+    (:func:`sweep_columns`)."""
     far = ~arrived & ~close
     if far.sum() >= 2:
         who = np.flatnonzero(far)
@@ -155,10 +190,12 @@ def deal_slots(
     if near.sum() >= 2:
         who = np.flatnonzero(near)
         mine = slots[who]
+        if len(who) > DENSE_MOST:
+            slots[who] = mine[sweep_columns(pos[who], mine, goal, facing)]
+            return
         off = mine[None, :, :] - pos[who][:, None, :]
         cost = np.hypot(off[..., 0], off[..., 1])
         ang = angle[who]
         ahead = off[..., 0] * np.cos(ang)[:, None] + off[..., 1] * np.sin(ang)[:, None]
         cost = cost + np.where(ahead < 0, 2.0 * length[who][:, None], 0.0)
-        rows, cols = linear_sum_assignment(cost)
-        slots[who[rows]] = mine[cols]
+        slots[who] = mine[least_cost_columns(cost)]

@@ -4,7 +4,8 @@
 steering's buffers, about 5 kB each as ``rigidflock bench`` measures), their neighbour pairs (every
 unit's neighbours within its view radius, packed at the separation distance), the obstacles, the
 navigation grid of RTS scenes (about 400 bytes a cell, built when a scene has walls, buildings,
-orders or events) and, when recording, the replay buffers (a few chunks of one second of states).
+orders or events), the slot deal of an ordered group (dense cost matrices of up to 2,000 units)
+and, when recording, the replay buffers (a few chunks of one second of states).
 
 :func:`check_runs` is what ``rigidflock check`` and ``rigidflock run`` both do after reading a
 scene: the memory estimate against the budget, then the obstacle field placement of the run's
@@ -36,6 +37,10 @@ OBSTACLE_BYTES = 2_000  # per obstacle circle (pymunk shape, the steering's arra
 CELL_BYTES = 400  # per navigation cell: the grid, its neighbour table and one route search
 STATE_BYTES = 49  # per unit per recorded tick: six float64 and a leader flag
 RECORD_BUFFERS = 6  # chunks of states alive while recording (buffers, writer queue, encoding)
+# a group's slot deal: dense (unit, slot) cost matrices, ~56 bytes a pair, up to this many units
+# (224 MB); a larger group is dealt by rows in linear memory (``rts.slots.sweep_columns``)
+DENSE_SLOT_UNITS = 2000
+ASSIGN_BYTES = 56
 BASE_BYTES = 200 << 20  # the interpreter, numpy, pymunk, numba's compiled kernels
 
 _SIZE_RE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", re.IGNORECASE)
@@ -128,6 +133,15 @@ def estimate(scene: Scene, record: bool = False) -> list[Part]:
             "groups[*].count, rules.radius_factor, rules.separation_factor",
         ),
     ]
+    if scene.orders:
+        k = min(scene.unit_count, DENSE_SLOT_UNITS)
+        parts.append(
+            Part(
+                f"the slot deal of up to {k:,} units",
+                ASSIGN_BYTES * k * k,
+                "orders, groups[*].count",
+            )
+        )
     field = scene.obstacle_field.count if scene.obstacle_field is not None else 0
     k = len(scene.obstacles) + field
     if k:

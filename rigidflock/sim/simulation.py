@@ -46,8 +46,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # wall leave it at 45 degrees as they slide along it; slots are made again after a building lands
 # beside one (runs without move orders are as in model 5). 7: a unit waiting against a wall for
 # a second is let in by the units of its group that have it in front of their bow and have
-# waited less (runs without move orders are as in model 6).
-MODEL_VERSION = 7
+# waited less (runs without move orders are as in model 6). 8: the slots of a group of 256 units
+# or more are dealt by auction, within 0.01 world units of the least total distance, instead of
+# the exact method (smaller groups and runs without move orders are as in model 7).
+MODEL_VERSION = 8
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
 UNPIN_SECONDS = 1.0  # how long it backs out
