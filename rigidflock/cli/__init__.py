@@ -47,16 +47,18 @@ def interrupt_signals():
 
 
 def interrupt_in(error: BaseException) -> bool:
-    """Whether a KeyboardInterrupt is behind ``error``. A signal handled while a compiled kernel
-    runs raises inside numba's dispatcher, which reports it as a SystemError ("returned a result
-    with an exception set") caused by the KeyboardInterrupt: still an interrupt, not a bug."""
+    """Whether ``error`` was caused by a KeyboardInterrupt. A signal handled while a compiled
+    kernel runs raises inside numba's dispatcher, which reports it as a SystemError ("returned
+    a result with an exception set") whose cause is the KeyboardInterrupt: still an interrupt,
+    not a bug. Only explicit causes count: a bug raised while cleaning up after an interrupt
+    (its context) is still a bug."""
     seen: set[int] = set()
     e: BaseException | None = error
     while e is not None and id(e) not in seen:
         if isinstance(e, KeyboardInterrupt):
             return True
         seen.add(id(e))
-        e = e.__cause__ or (None if e.__suppress_context__ else e.__context__)
+        e = e.__cause__
     return False
 
 

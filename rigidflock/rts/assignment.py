@@ -2,13 +2,13 @@
 
 A group's slots are dealt by the least total cost (straight-line distance, :mod:`.slots`).
 Below ``AUCTION_FROM`` units that is the Hungarian method's exact optimum
-(``scipy.optimize.linear_sum_assignment``, a few milliseconds). A crowd at its formation makes
-the problem nearly degenerate (many assignments within a hair of the least), where that method
-searches almost every column for every row: 0.4 s for 1,000 units, paid every half second of a
-1,000-unit order (a freeze in the viewer) and 2.4 s when 4,000 units are ordered. From
-``AUCTION_FROM`` units the assignment is Bertsekas' auction with epsilon scaling, whose total is
-within ``AUCTION_SLACK`` world units of the least: 25-36 ms for the same 1,000 units, 95-97% of
-them given the same slot as the exact method.
+(``scipy.optimize.linear_sum_assignment``, ~10 ms for 255 units of a crowd). A crowd at its
+formation makes the problem nearly degenerate (many assignments within a hair of the least),
+where that method searches almost every column for every row: 0.4 s for 1,000 units, paid every
+half second of a 1,000-unit order (a freeze in the viewer). From ``AUCTION_FROM`` units the
+assignment is Bertsekas' auction with epsilon scaling, whose total is within ``AUCTION_SLACK``
+world units of the least: 25-36 ms for the same 1,000 units, 95-97% of them given the same slot
+as the exact method. (Groups of more than 2,000 are dealt in blocks: :mod:`.slots`.)
 
 Units: costs in world units. n: units (rows), slots (columns), a square problem.
 """
@@ -19,7 +19,7 @@ import numba as nb
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-AUCTION_FROM = 256  # units: the exact method below this (its 1,000-unit stall is ~60x this size's)
+AUCTION_FROM = 256  # units: the exact method below (~10 ms for 255 of the crowd's units)
 AUCTION_SLACK = 0.01  # world units: the auction's total cost exceeds the least by at most this
 SCALING = 5.0  # each auction round bids with a fifth of the last round's margin
 
@@ -27,22 +27,36 @@ SCALING = 5.0  # each auction round bids with a fifth of the last round's margin
 def least_cost_columns(cost: np.ndarray) -> np.ndarray:
     """(n,) int: the column (slot) of each row (unit) of the square ``cost`` (n, n) in an
     assignment of least total cost: exact below ``AUCTION_FROM`` rows, else within
-    ``AUCTION_SLACK``. Raises ValueError for a non-finite cost (as scipy does)."""
+    ``AUCTION_SLACK`` (for costs far beyond a scene's distances, within n x 2^-40 x their
+    scale: :func:`auction_epsilon`). Raises ValueError for a non-finite cost."""
     n = cost.shape[0]
     if cost.shape != (n, n):
         raise ValueError(f"the cost matrix must be square, not {cost.shape}")
+    if not np.isfinite(cost).all():
+        raise ValueError("the cost matrix contains non-finite entries")
     if n < AUCTION_FROM:
         rows, cols = linear_sum_assignment(cost)
         return cols[np.argsort(rows)]
-    if not np.isfinite(cost).all():
-        raise ValueError("the cost matrix contains non-finite entries")
-    return auction(np.ascontiguousarray(cost, dtype=np.float64), AUCTION_SLACK / n, SCALING)
+    cost = np.ascontiguousarray(cost, dtype=np.float64)
+    return auction(cost, auction_epsilon(cost, AUCTION_SLACK / n), SCALING)
+
+
+def auction_epsilon(cost: np.ndarray, wanted: float) -> float:
+    """The auction's last epsilon: ``wanted``, but at least 2^-40 of the costs' scale (largest
+    magnitude plus span). A bid raises a price by at least epsilon; below a few ulps of the
+    prices it would not raise them at all and the bidding would never end (prices reach about
+    the costs' scale: 2^-40 of it is ~4,000 ulps)."""
+    if cost.size == 0:
+        return wanted
+    scale = float(np.abs(cost).max()) + float(cost.max() - cost.min())
+    return max(wanted, scale * 2.0**-40)
 
 
 @nb.njit(cache=True)
 def auction(cost, eps_final, scaling):
     """(n,) int64: each row's column in an assignment whose total ``cost`` (n, n) (finite)
-    exceeds the least by at most n x ``eps_final`` (Bertsekas' forward auction, Gauss-Seidel:
+    exceeds the least by at most n x ``eps_final`` (which must not be below a few ulps of the
+    prices: :func:`auction_epsilon`) (Bertsekas' forward auction, Gauss-Seidel:
     one unassigned row at a time bids for its cheapest column at that column's price plus its
     margin over the second cheapest plus epsilon; rounds start from the last round's prices
     with epsilon divided by ``scaling``, down to ``eps_final``). Deterministic: rows bid in a

@@ -12,6 +12,8 @@ units not yet on theirs are dealt again (:func:`deal_slots`). Positions are worl
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from rigidflock.rts.assignment import least_cost_columns
@@ -22,8 +24,8 @@ WAY_CLEAR = 1.25  # lattice spacings: no slot this near the group's way in (a do
 # shares of the spacing tried in turn for a formation in sight of the goal: slots behind a wall
 # (the far side of the gap a crowd comes through) stand among the crowd still to come
 SQUEEZE = (1.0, 0.9, 0.8)
-# units: above this many, slots go by rows (:func:`sweep_columns`), not by least total distance,
-# whose dense cost matrices take ~56 bytes x m^2 (224 MB at 2,000 units, 22 GB at 20,000)
+# units: above this many, slots are dealt within blocks of this many (:func:`assign_nearest`): one
+# least-total deal's dense cost matrices take ~56 bytes x m^2 (224 MB at 2,000, 22 GB at 20,000)
 DENSE_MOST = DENSE_SLOT_UNITS
 
 
@@ -62,9 +64,7 @@ def formation_slots(
     world's edge (a slot in a cell beside the edge otherwise stood its unit pinned against it
     for the rest of the run)."""
     goal = np.asarray(goal, dtype=float)
-    f = np.asarray(facing, dtype=float)
-    norm = np.hypot(*f)
-    f = f / norm if norm > 1e-9 else np.array([1.0, 0.0])
+    f, _ = _frame(np.asarray(facing, dtype=float))
     # in sight of the goal, closer where there is no room at ``spacing``; failing that, anywhere
     for step, sight in [(s, True) for s in SQUEEZE] + [(1.0, False)]:
         pts = _lattice(grid, field, goal, f, count, spacing * step, way, sight, reach)
@@ -121,42 +121,80 @@ def _lattice(grid, field, goal, f, count, spacing, way, sight, reach) -> np.ndar
     return pts[order]
 
 
+def _frame(facing: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The unit vector along ``facing`` (2,) (+x when it has no direction) and its left."""
+    norm = float(np.hypot(*facing))
+    f = facing / norm if norm > 1e-9 else np.array([1.0, 0.0])
+    return f, np.array([-f[1], f[0]])
+
+
+def _distances(pos: np.ndarray, slots: np.ndarray) -> np.ndarray:
+    """(m, m) straight-line distances from the units at ``pos`` (m, 2) to ``slots`` (m, 2)."""
+    return np.hypot(*(pos[:, None, :] - slots[None, :, :]).transpose(2, 0, 1))
+
+
 def assign_nearest(
     pos: np.ndarray, slots: np.ndarray, goal: np.ndarray, facing: np.ndarray
 ) -> np.ndarray:
     """``slots`` (m, 2) reordered so that row i is unit i's: the assignment of units at ``pos``
-    (m, 2) to slots with the least total straight-line distance (:mod:`.assignment`); above
-    ``DENSE_MOST`` units, by rows across ``facing`` (2,) from ``goal`` (2,)
-    (:func:`sweep_columns`)."""
-    if len(pos) > DENSE_MOST:
-        return slots[sweep_columns(pos, slots, goal, facing)]
-    return slots[
-        least_cost_columns(np.hypot(*(pos[:, None, :] - slots[None, :, :]).transpose(2, 0, 1)))
-    ]
+    (m, 2) to slots with the least total straight-line distance (:mod:`.assignment`). Above
+    ``DENSE_MOST`` units, units and slots are each ranked by depth along ``facing`` (2,) from
+    ``goal`` (2,) and cut into blocks of at most ``DENSE_MOST`` (between rows of the slots'
+    lattice: :func:`_cuts`); the k-th block of units takes the k-th block of slots by least
+    total distance (the rearmost units the rearmost slots), then blocks straddling those
+    seams trade (:func:`mend_in_blocks`)."""
+    if len(pos) <= DENSE_MOST:
+        return slots[least_cost_columns(_distances(pos, slots))]
+    units, places = _by_depth(pos, goal, facing), _by_depth(slots, goal, facing)
+    depth = (slots[places] - goal) @ _frame(facing)[0]
+    dealt = np.empty_like(slots)
+    for a, b in itertools.pairwise(_cuts(depth)):
+        who, mine = units[a:b], slots[places[a:b]]
+        dealt[who] = mine[least_cost_columns(_distances(pos[who], mine))]
+
+    def cost(rows: np.ndarray, mine: np.ndarray) -> np.ndarray:
+        return _distances(pos[rows], mine)
+
+    return mend_in_blocks(dealt, pos, goal, facing, cost, straddle_only=True)
 
 
-def sweep_columns(
-    pos: np.ndarray, slots: np.ndarray, goal: np.ndarray, facing: np.ndarray
-) -> np.ndarray:
-    """(m,) int: each unit's slot (row of ``slots`` (m, 2)) for a group too large for the
-    least-total assignment. Units at ``pos`` (m, 2) and slots are each sorted by depth along
-    ``facing`` (2,) from ``goal`` (2,), cut into rows of ceil(sqrt(m)) and each row sorted
-    across; the k-th unit takes the k-th slot: the rearmost units the rearmost slots, the left
-    the left, so paths cross little. O(m log m) time and O(m) memory."""
-    f = facing / max(float(np.hypot(*facing)), 1e-12)
-    side = np.array([-f[1], f[0]])
-    width = int(np.ceil(np.sqrt(len(pos))))
+def mend_in_blocks(dealt, pos, goal, facing, cost, straddle_only=False) -> np.ndarray:
+    """``dealt`` (m, 2), the units' slots, re-dealt within blocks of at most ``DENSE_MOST``
+    units consecutive by depth (:func:`_by_depth`), each block sharing its own slots by least
+    total ``cost(rows, slots)`` (an (r, r) matrix for those rows of ``pos`` (m, 2)): blocks cut
+    at multiples of ``DENSE_MOST``, then blocks straddling those seams (only these with
+    ``straddle_only``), so a unit whose slot lies across a seam can still trade. The dense
+    matrices stay within ``DENSE_MOST`` squared. Returns ``dealt``, changed in place."""
+    order = _by_depth(pos, goal, facing)
+    m = len(order)
+    cuts = [] if straddle_only else [(a, min(a + DENSE_MOST, m)) for a in range(0, m, DENSE_MOST)]
+    edges = [0, *range(DENSE_MOST // 2, m, DENSE_MOST), m]
+    for a, b in [*cuts, *itertools.pairwise(edges)]:
+        who = order[a:b]
+        mine = dealt[who]
+        dealt[who] = mine[least_cost_columns(cost(who, mine))]
+    return dealt
 
-    def rows(p: np.ndarray) -> np.ndarray:
-        rel = p - goal
-        depth, across = rel @ f, rel @ side
-        by_depth = np.lexsort((across, depth))
-        row = np.arange(len(p)) // width
-        return by_depth[np.lexsort((across[by_depth], row))]
 
-    cols = np.empty(len(pos), dtype=np.intp)
-    cols[rows(pos)] = rows(slots)
-    return cols
+def _cuts(depth: np.ndarray) -> list[int]:
+    """Where to cut ``depth`` (m,), sorted, into blocks of ``DENSE_MOST // 2`` to
+    ``DENSE_MOST``: at the widest step between neighbours in each window (between two rows of
+    the slots' lattice, so no row is split between blocks when one fits). Returns the block
+    edges, 0 first and m last."""
+    m, most = len(depth), DENSE_MOST
+    edges = [0]
+    while edges[-1] + most < m:
+        lo = edges[-1] + most // 2
+        edges.append(lo + int(np.argmax(np.diff(depth[lo - 1 : edges[-1] + most]))))
+    return [*edges, m]
+
+
+def _by_depth(p: np.ndarray, goal: np.ndarray, facing: np.ndarray) -> np.ndarray:
+    """Rows of ``p`` (m, 2) from the rearmost along ``facing`` (2,) from ``goal`` (2,), ties by
+    the offset across it."""
+    f, side = _frame(facing)
+    rel = p - goal
+    return np.lexsort((rel @ side, rel @ f))
 
 
 def deal_slots(
@@ -176,8 +214,8 @@ def deal_slots(
     route left, so the first to arrive do not block the way of the rest. Those ``close`` (m,)
     (at the formation) share theirs by least total distance from ``pos`` (m, 2)
     (:mod:`.assignment`), a slot behind a unit (by its heading ``angle`` (m,), radians) costing
-    two of its lengths (m,) more; more than ``DENSE_MOST`` of them, by rows
-    (:func:`sweep_columns`)."""
+    two of its lengths (m,) more; more than ``DENSE_MOST`` of them, within blocks
+    (:func:`mend_in_blocks`)."""
     far = ~arrived & ~close
     if far.sum() >= 2:
         who = np.flatnonzero(far)
@@ -189,13 +227,19 @@ def deal_slots(
     near = ~arrived & close
     if near.sum() >= 2:
         who = np.flatnonzero(near)
-        mine = slots[who]
-        if len(who) > DENSE_MOST:
-            slots[who] = mine[sweep_columns(pos[who], mine, goal, facing)]
-            return
-        off = mine[None, :, :] - pos[who][:, None, :]
-        cost = np.hypot(off[..., 0], off[..., 1])
-        ang = angle[who]
-        ahead = off[..., 0] * np.cos(ang)[:, None] + off[..., 1] * np.sin(ang)[:, None]
-        cost = cost + np.where(ahead < 0, 2.0 * length[who][:, None], 0.0)
-        slots[who] = mine[least_cost_columns(cost)]
+        ang, L = angle[who], length[who]
+
+        def cost(rows: np.ndarray, mine: np.ndarray) -> np.ndarray:
+            off = mine[None, :, :] - pos[who][rows][:, None, :]
+            ahead = (
+                off[..., 0] * np.cos(ang[rows])[:, None] + off[..., 1] * np.sin(ang[rows])[:, None]
+            )
+            return np.hypot(off[..., 0], off[..., 1]) + np.where(
+                ahead < 0, 2.0 * L[rows][:, None], 0.0
+            )
+
+        if len(who) <= DENSE_MOST:
+            mine = slots[who]
+            slots[who] = mine[least_cost_columns(cost(np.arange(len(who)), mine))]
+        else:
+            slots[who] = mend_in_blocks(slots[who], pos[who], goal, facing, cost)

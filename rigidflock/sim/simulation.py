@@ -48,7 +48,8 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # a second is let in by the units of its group that have it in front of their bow and have
 # waited less (runs without move orders are as in model 6). 8: the slots of a group of 256 units
 # or more are dealt by auction, within 0.01 world units of the least total distance, instead of
-# the exact method (smaller groups and runs without move orders are as in model 7).
+# the exact method, and over 2,000 units in blocks (smaller groups and runs without move orders
+# are as in model 7).
 MODEL_VERSION = 8
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out

@@ -54,6 +54,37 @@ def test_large_groups_are_within_the_slack_of_the_least_total(seed, jitter):
     assert least - 1e-9 <= total <= least + A.AUCTION_SLACK + 1e-9
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_costs_are_within_the_slack_too(seed):
+    """Uniform random costs (0-100 world units, 300 units) are far from degenerate: there an
+    epsilon of AUCTION_SLACK per unit instead of per group leaves 0.025-0.054 too much on two
+    of these three seeds (the crowds above come out exact even so)."""
+    cost = np.random.default_rng(seed).uniform(0.0, 100.0, (300, 300))
+    cols = A.least_cost_columns(cost)
+    assert np.array_equal(np.sort(cols), np.arange(300))
+    total, least = cost[np.arange(300), cols].sum(), least_total(cost)
+    assert least - 1e-9 <= total <= least + A.AUCTION_SLACK + 1e-9
+
+
+def test_huge_costs_end(tmp_path):
+    """Costs of 1e12-1e13 (far past a scene's 1.5e6) once made the auction bid forever: an
+    epsilon below the prices' ulp raised no price. The last epsilon is now at least 2^-40 of
+    the costs' scale. Run in a child process with a timeout: a compiled loop cannot be
+    interrupted."""
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np; from rigidflock.rts.assignment import least_cost_columns as f\n"
+        "r = np.random.default_rng(1)\n"
+        "for c in (r.uniform(0, 1e13, (300, 300)), np.round(r.uniform(0, 3, (300, 300))) * 1e12):\n"
+        "    assert sorted(f(c)) == list(range(300))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
 @pytest.mark.parametrize("seed", [5, 6, 7])
 def test_the_auction_keeps_its_bound_for_a_coarse_epsilon(seed):
     """The auction's promise for any eps: a total within n x eps of the least (here 6 world
@@ -78,9 +109,10 @@ def test_the_auction_handles_the_trivial_sizes_and_equal_costs():
 
 
 @pytest.mark.parametrize("n", [3, A.AUCTION_FROM])
-def test_a_non_finite_cost_is_refused_on_both_paths(n):
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_a_non_finite_cost_is_refused_on_both_paths(n, bad):
     cost = np.ones((n, n))
-    cost[1, 2] = np.nan
+    cost[1, 2] = bad
     with pytest.raises(ValueError):
         A.least_cost_columns(cost)
     with pytest.raises(ValueError):
