@@ -146,30 +146,35 @@ def assign_nearest(
     if len(pos) <= DENSE_MOST:
         return slots[least_cost_columns(_distances(pos, slots))]
     units, places = _by_depth(pos, goal, facing), _by_depth(slots, goal, facing)
-    depth = (slots[places] - goal) @ _frame(facing)[0]
+    edges = _cuts((slots[places] - goal) @ _frame(facing)[0])
     dealt = np.empty_like(slots)
-    for a, b in itertools.pairwise(_cuts(depth)):
+    for a, b in itertools.pairwise(edges):
         who, mine = units[a:b], slots[places[a:b]]
         dealt[who] = mine[least_cost_columns(_distances(pos[who], mine))]
 
     def cost(rows: np.ndarray, mine: np.ndarray) -> np.ndarray:
         return _distances(pos[rows], mine)
 
-    return mend_in_blocks(dealt, pos, goal, facing, cost, straddle_only=True)
+    return mend_in_blocks(dealt, pos, goal, facing, cost, edges)
 
 
-def mend_in_blocks(dealt, pos, goal, facing, cost, straddle_only=False) -> np.ndarray:
-    """``dealt`` (m, 2), the units' slots, re-dealt within blocks of at most ``DENSE_MOST``
-    units consecutive by depth (:func:`_by_depth`), each block sharing its own slots by least
-    total ``cost(rows, slots)`` (an (r, r) matrix for those rows of ``pos`` (m, 2)): blocks cut
-    at multiples of ``DENSE_MOST``, then blocks straddling those seams (only these with
-    ``straddle_only``), so a unit whose slot lies across a seam can still trade. The dense
-    matrices stay within ``DENSE_MOST`` squared. Returns ``dealt``, changed in place."""
+def mend_in_blocks(dealt, pos, goal, facing, cost, edges=None) -> np.ndarray:
+    """``dealt`` (m, 2), the units' slots, re-dealt within blocks of units consecutive by depth
+    (:func:`_by_depth`), each block sharing its own slots by least total ``cost(rows, slots)``
+    (an (r, r) matrix for those rows of ``pos`` (m, 2)): blocks of at most ``DENSE_MOST`` cut
+    at multiples of it, then blocks straddling those seams (from the middle of one block to the
+    middle of the next), so a unit whose slot lies across a seam can still trade.
+    Given ``edges`` (the seams a first deal cut at, 0 first and m last), only the straddling
+    blocks, over those. The dense matrices stay within ``DENSE_MOST`` squared. Returns
+    ``dealt``, changed in place."""
     order = _by_depth(pos, goal, facing)
     m = len(order)
-    cuts = [] if straddle_only else [(a, min(a + DENSE_MOST, m)) for a in range(0, m, DENSE_MOST)]
-    edges = [0, *range(DENSE_MOST // 2, m, DENSE_MOST), m]
-    for a, b in [*cuts, *itertools.pairwise(edges)]:
+    blocks = []
+    if edges is None:
+        edges = [*range(0, m, DENSE_MOST), m]
+        blocks = list(itertools.pairwise(edges))
+    mids = [(a + b) // 2 for a, b in itertools.pairwise(edges)]  # each block's middle
+    for a, b in [*blocks, *itertools.pairwise(mids)]:
         who = order[a:b]
         mine = dealt[who]
         dealt[who] = mine[least_cost_columns(cost(who, mine))]
@@ -177,15 +182,15 @@ def mend_in_blocks(dealt, pos, goal, facing, cost, straddle_only=False) -> np.nd
 
 
 def _cuts(depth: np.ndarray) -> list[int]:
-    """Where to cut ``depth`` (m,), sorted, into blocks of ``DENSE_MOST // 2`` to
-    ``DENSE_MOST``: at the widest step between neighbours in each window (between two rows of
-    the slots' lattice, so no row is split between blocks when one fits). Returns the block
-    edges, 0 first and m last."""
+    """Block edges over ``depth`` (m,), sorted: 0 first, m last, each block of
+    ceil(``DENSE_MOST`` / 2) to ``DENSE_MOST`` rows but the last (which may be smaller), cut at
+    the widest step between neighbours in each window (between two rows of the slots' lattice,
+    so no row is split between blocks when one fits)."""
     m, most = len(depth), DENSE_MOST
     edges = [0]
     while edges[-1] + most < m:
-        lo = edges[-1] + most // 2
-        edges.append(lo + int(np.argmax(np.diff(depth[lo - 1 : edges[-1] + most]))))
+        lo = edges[-1] + (most + 1) // 2
+        edges.append(lo + int(np.argmax(np.diff(depth[lo - 1 : edges[-1] + most + 1]))))
     return [*edges, m]
 
 
@@ -227,10 +232,10 @@ def deal_slots(
     near = ~arrived & close
     if near.sum() >= 2:
         who = np.flatnonzero(near)
-        ang, L = angle[who], length[who]
+        p, ang, L = pos[who], angle[who], length[who]
 
         def cost(rows: np.ndarray, mine: np.ndarray) -> np.ndarray:
-            off = mine[None, :, :] - pos[who][rows][:, None, :]
+            off = mine[None, :, :] - p[rows][:, None, :]
             ahead = (
                 off[..., 0] * np.cos(ang[rows])[:, None] + off[..., 1] * np.sin(ang[rows])[:, None]
             )
@@ -242,4 +247,4 @@ def deal_slots(
             mine = slots[who]
             slots[who] = mine[least_cost_columns(cost(np.arange(len(who)), mine))]
         else:
-            slots[who] = mend_in_blocks(slots[who], pos[who], goal, facing, cost)
+            slots[who] = mend_in_blocks(slots[who], p, goal, facing, cost)

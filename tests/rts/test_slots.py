@@ -211,7 +211,7 @@ def test_a_large_crowd_among_its_slots_keeps_them(monkeypatch, seed):
     """1,200 units each within 0.5 world units of its own slot (a disc of slots 10 apart),
     DENSE_MOST lowered to 300: the order's deal and three re-deals leave at least 95% on their
     own slot. A first version dealt large groups by rows of sqrt(m) across the facing, which
-    kept 10-13% of such a crowd (a disc's rows are not sqrt(m) long), every half second."""
+    kept 18-24% of this crowd (a disc's rows are not sqrt(m) long), every half second."""
     from rigidflock.rts import slots as S
 
     monkeypatch.setattr(S, "DENSE_MOST", 300)
@@ -248,3 +248,19 @@ def test_blocks_keep_an_approaching_crowd_s_paths_near_the_least_total(monkeypat
     assert sorted(map(tuple, dealt)) == sorted(map(tuple, slots))
     least = cost[np.arange(600), auction(cost, 1e-4, 5.0)].sum()
     assert np.hypot(*(dealt - pos).T).sum() <= 1.01 * least
+
+
+@pytest.mark.parametrize("most", [1, 2, 7, 20])
+def test_blocks_cut_between_lattice_rows(monkeypatch, most):
+    """Depths of a lattice in rows of 7: blocks of ceil(most / 2) to most rows (the last may be
+    smaller), cut only between rows when a row fits in a block (most >= 7), edges from 0 to m."""
+    from rigidflock.rts import slots as S
+
+    monkeypatch.setattr(S, "DENSE_MOST", most)
+    depth = np.repeat(np.arange(30.0), 7)
+    edges = S._cuts(depth)
+    sizes = np.diff(edges)
+    assert edges[0] == 0 and edges[-1] == len(depth) and (sizes > 0).all()
+    assert (sizes[:-1] >= (most + 1) // 2).all() and (sizes <= most).all()
+    if most >= 7:
+        assert all(e % 7 == 0 for e in edges)
