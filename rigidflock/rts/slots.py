@@ -24,8 +24,8 @@ WAY_CLEAR = 1.25  # lattice spacings: no slot this near the group's way in (a do
 # shares of the spacing tried in turn for a formation in sight of the goal: slots behind a wall
 # (the far side of the gap a crowd comes through) stand among the crowd still to come
 SQUEEZE = (1.0, 0.9, 0.8)
-# units: above this many, slots are dealt within blocks of this many (:func:`assign_nearest`): one
-# least-total deal's dense cost matrices take ~56 bytes x m^2 (224 MB at 2,000, 22 GB at 20,000)
+# units: above this many, slots are dealt within blocks of this many (:func:`assign_nearest`);
+# declared with its memory in the scene budget, which counts the dense deal
 DENSE_MOST = DENSE_SLOT_UNITS
 
 

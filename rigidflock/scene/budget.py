@@ -38,7 +38,8 @@ CELL_BYTES = 400  # per navigation cell: the grid, its neighbour table and one r
 STATE_BYTES = 49  # per unit per recorded tick: six float64 and a leader flag
 RECORD_BUFFERS = 6  # chunks of states alive while recording (buffers, writer queue, encoding)
 # a group's slot deal: dense (unit, slot) cost matrices, ~56 bytes a pair, up to this many units
-# (224 MB); a larger group is dealt within blocks of that many (``rts.slots.assign_nearest``)
+# (224 MB; 22 GB at 20,000); a larger group is dealt within blocks of that many
+# (``rts.slots.assign_nearest``)
 DENSE_SLOT_UNITS = 2000
 ASSIGN_BYTES = 56
 BASE_BYTES = 200 << 20  # the interpreter, numpy, pymunk, numba's compiled kernels
