@@ -80,3 +80,8 @@ class OrderControl:
     throttle: np.ndarray  # (N,)
     ordered: np.ndarray  # (N,) bool
     flock_scale: np.ndarray  # (N,) factor on the rules' force (fades near the slot)
+    # (N,) bool: sliding side-on along a wall toward the gap it leads to (:mod:`.wall_slide`),
+    # not backed out when pressed still (``sim/unpin.py``): reversing along a wall pushes the
+    # units queued behind back down the lane, and a unit beside a wall has nothing ahead of its
+    # bow to back off from
+    sliding: np.ndarray = None

@@ -185,7 +185,9 @@ class Orders:
         """Steering and throttle for every ordered unit from the snapshot ``state``; ``gap``
         (N,): distance to the nearest unit ahead (the rules' :attr:`Steering.gap`)."""
         n = self.units.n
-        out = OrderControl(np.zeros(n), np.ones(n), self.group_of >= 0, np.ones(n))
+        out = OrderControl(
+            np.zeros(n), np.ones(n), self.group_of >= 0, np.ones(n), np.zeros(n, dtype=bool)
+        )
         S = self.scene.rules.steering_force
         several = len(self.groups) > 1
         if several:
@@ -214,6 +216,8 @@ class Orders:
             out.force[g.members] = c.force
             out.throttle[g.members] = c.throttle
             out.flock_scale[g.members] = c.flock_scale
+            if c.sliding is not None:
+                out.sliding[g.members] = c.sliding
             if c.reroute:
                 self._reroute(g, state, tick)
         return out

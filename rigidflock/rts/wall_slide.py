@@ -97,6 +97,12 @@ def wall_contact(
     return gap < REACH * length, normal
 
 
+def points_into(fwd: np.ndarray, normal: np.ndarray) -> np.ndarray:
+    """(m,) bool: bows ``fwd`` (m, 2) pointing into the wall of outward ``normal`` (m, 2)
+    (within 60 degrees of straight in): nose-in."""
+    return -np.einsum("ij,ij->i", fwd, normal) > NOSE_IN
+
+
 def slide_control(
     against: np.ndarray,
     normal: np.ndarray,
@@ -116,7 +122,7 @@ def slide_control(
         return force, throttle, flock_scale
     h = slide_heading(normal, downhill)
     slide = seek_force * seek_steer(h, fwd, left)
-    nose_in = -np.einsum("ij,ij->i", fwd, normal) > NOSE_IN
+    nose_in = points_into(fwd, normal)
     force = np.where(against, slide, force)
     throttle = np.where(against & nose_in, np.minimum(throttle, NOSE_IN_THROTTLE), throttle)
     return force, throttle, np.where(against, 0.0, flock_scale)
@@ -129,11 +135,15 @@ def slide_along_walls(
     on the way that are against a wall sliding along it (:func:`slide_control`); ``contact``:
     the members' (against (m,) bool, normal (m, 2)) from :func:`wall_contact`. Members that
     have arrived or are within ``nav.arrive_radius`` lengths of their slot keep theirs.
+    Members on the way against a wall side-on (not nose-in) are marked ``sliding``: the
+    simulation does not back them out (:attr:`~rigidflock.rts.groups.OrderControl.sliding`).
     ``steering_force``: the rules' S, newtons (the order's bow force is ``nav.seek`` x S)."""
     against, normal = contact
     if not against.any():
         return c
     idx = g.members
+    fwd, left = forward_left(state.angle[idx])
+    c = replace(c, sliding=against & ~g.arrived & ~points_into(fwd, normal))
     pos, L = state.pos[idx], units.length[idx]
     d_slot = np.hypot(*(g.slots - pos).T)
     against = against & ~g.arrived & (d_slot >= nav.arrive_radius * L)
@@ -143,7 +153,6 @@ def slide_along_walls(
     cells = grid.cell_of(pos[rows])
     downhill = np.zeros((len(idx), 2))
     downhill[rows] = grid.centre(g.field.next_cell[cells]) - pos[rows]
-    fwd, left = forward_left(state.angle[idx])
     force, throttle, flock = slide_control(
         against, normal, downhill, fwd, left, nav.seek * steering_force,
         c.force, c.throttle, c.flock_scale,

@@ -49,8 +49,9 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # waited less (runs without move orders are as in model 6). 8: the slots of a group of 256 units
 # or more are dealt by auction, within 0.01 world units of the least total distance, instead of
 # the exact method, and over 2,000 units in blocks (smaller groups and runs without move orders
-# are as in model 7).
-MODEL_VERSION = 8
+# are as in model 7). 9: ordered units sliding side-on along a wall are not backed out when
+# pressed still (runs without move orders are as in model 8).
+MODEL_VERSION = 9
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
 UNPIN_SECONDS = 1.0  # how long it backs out
@@ -133,6 +134,7 @@ class Simulation:
         self._cruise = np.ascontiguousarray(self.units.cruise_speed)
         self._ones = np.ones(n)  # the throttle of units under no order (read only)
         self._throttle = np.empty(n)  # this tick's throttles
+        self._spare_none = np.zeros(n, dtype=bool)  # no unit spared the unpin rule
         self._player = PlayerControl(sc.player) if sc.player is not None else None
         self.player_command = (0.0, 0.0)
         self._analyse()
@@ -150,16 +152,18 @@ class Simulation:
         self.steering = self._steerer(self.state, self.rules, key, role)
         self.state.leader = self.steering.leader
 
-    def _unpin(self, throttle: np.ndarray) -> np.ndarray:
+    def _unpin(self, throttle: np.ndarray, spared: np.ndarray | None = None) -> np.ndarray:
         """An AI unit pressed still against an obstacle, wall or building (pymunk's contact
         state, slower than ``PIN_SLOW`` x cruise) for ``UNPIN_AFTER`` seconds backs out for
         ``UNPIN_SECONDS``: wedged between two trees or nose-in to a wall, turning alone cannot
-        free it. Returns the tick's throttles (N,) (a reused array; compiled, one pass)."""
+        free it. Units ``spared`` (N,) bool (ordered units sliding side-on along a wall) keep
+        ``throttle``. Returns the tick's throttles (N,) (a reused array; compiled, one pass)."""
         dt = self.scene.world.dt
         return unpin_throttle(
             self.state.vel, self.world.touching, self._cruise, self._pressed, self._unpin_until,
             self.tick, dt, UNPIN_AFTER, int(round(UNPIN_SECONDS / dt)), UNPIN_THROTTLE,
             self.units.has_player, throttle, self._throttle,
+            self._spare_none if spared is None else spared,
         )  # fmt: skip
 
     # -- stepping -----------------------------------------------------------------------------
@@ -189,12 +193,14 @@ class Simulation:
         if changed:
             self._analyse()
         throttle = self._ones
+        spared = None
         fs = self.steering.force  # copied before any write
         if self.orders.groups:
             ctl = self.orders.control(st, self.steering.gap, self.tick, self.scene.world.dt)
             fs = np.where(ctl.ordered, fs * ctl.flock_scale + ctl.force, fs)
             throttle = np.where(ctl.ordered, ctl.throttle, throttle)
-        throttle = self._unpin(throttle)
+            spared = ctl.sliding
+        throttle = self._unpin(throttle, spared)
         if u.has_player:
             cmd = command or Command()
             t, s = self._player(self.tick, st.pos[-1], st.angle[-1], cmd.throttle, cmd.steer)

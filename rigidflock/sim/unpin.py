@@ -17,15 +17,22 @@ from rigidflock.model.flock_metrics import PIN_SLOW
 
 @nb.njit(cache=True)
 def unpin_throttle(vel, touching, cruise, pressed, until, tick, dt, after, hold, back_throttle,
-                   player, throttle, out):  # fmt: skip
+                   player, throttle, out, spared):  # fmt: skip
     """Per unit: ``pressed`` (N,) seconds pressed still (``touching`` (N,) > 0 and
     ``|vel|`` (N, 2) below ``PIN_SLOW`` x ``cruise`` (N,) world units / s) grows by ``dt`` or
     resets to 0; past ``after`` seconds it resets and ``until`` (N,) becomes ``tick + hold``.
     ``out`` (N,): ``back_throttle`` while ``tick < until``, else ``throttle`` (N,). ``player``:
-    the last row is the player, never pressed. ``pressed`` and ``until`` are updated in place."""
+    the last row is the player, never pressed. ``spared`` (N,) bool: units the rule leaves to
+    their own throttle this tick, not pressed and no longer backing out (ordered units sliding
+    side-on along a wall). ``pressed`` and ``until`` are updated in place."""
     n = pressed.shape[0]
     for u in range(n):
         p = 0.0
+        if spared[u]:
+            pressed[u] = 0.0
+            until[u] = min(until[u], tick)
+            out[u] = throttle[u]
+            continue
         still = touching[u] > 0 and math.hypot(vel[u, 0], vel[u, 1]) < PIN_SLOW * cruise[u]
         if still and not (player and u == n - 1):
             p = pressed[u] + dt

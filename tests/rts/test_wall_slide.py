@@ -82,3 +82,5 @@ def test_slide_control_turns_along_the_wall_and_eases_a_nose_in_unit_back():
     assert force[2] == 7.0
     np.testing.assert_array_equal(throttle, [W.NOSE_IN_THROTTLE, 1.0, 1.0])
     np.testing.assert_array_equal(flock, [0.0, 0.0, 0.5])
+    # the geometry alone: the third's bow points at the wall too, from afar
+    np.testing.assert_array_equal(W.points_into(fwd, normal), [True, False, True])

@@ -8,10 +8,10 @@ from rigidflock.sim.unpin import unpin_throttle
 
 
 def unpin_reference(vel, touching, cruise, pressed, until, tick, dt, after, hold, back, player,
-                    throttle):  # fmt: skip
+                    throttle, spared):  # fmt: skip
     """The rule as numpy: returns (throttle, pressed, until)."""
     speed = np.hypot(vel[:, 0], vel[:, 1])
-    now = (touching > 0) & (speed < PIN_SLOW * cruise)
+    now = (touching > 0) & (speed < PIN_SLOW * cruise) & ~spared
     if player:
         now[-1] = False
     pressed = np.where(now, pressed + dt, 0.0)
@@ -19,6 +19,7 @@ def unpin_reference(vel, touching, cruise, pressed, until, tick, dt, after, hold
     if start.any():
         until = np.where(start, tick + hold, until)
         pressed[start] = 0.0
+    until = np.where(spared, np.minimum(until, tick), until)
     return np.where(tick < until, back, throttle), pressed, until
 
 
@@ -36,8 +37,10 @@ def test_unpin_matches_the_numpy_rule(player):
         vel = rng.normal(size=(n, 2)) * np.where(rng.random(n) < 0.9, 0.3, 8.0)[:, None]
         touching = (rng.random(n) < 0.95).astype(np.int64)
         throttle = np.where(rng.random(n) < 0.5, 1.0, rng.uniform(-1.0, 1.0, n))
+        # a few units spared now and then (sliding side-on along a wall), some mid back-out
+        spared = rng.random(n) < 0.05
         got = unpin_throttle(vel, touching, cruise, pressed, until, tick, dt, 0.5, 60, -0.6,
-                             player, throttle, out)  # fmt: skip
+                             player, throttle, out, spared)  # fmt: skip
         want, ref_pressed, ref_until = unpin_reference(
             vel,
             touching,
@@ -51,9 +54,32 @@ def test_unpin_matches_the_numpy_rule(player):
             -0.6,
             player,
             throttle,
+            spared,
         )
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(pressed, ref_pressed)
         np.testing.assert_array_equal(until, ref_until)
         backs += int((want == -0.6).sum())
     assert backs > 0
+
+
+def test_a_spared_unit_keeps_its_throttle_and_stops_backing_out():
+    """A unit pressed still against a wall backs out once pressed for ``after`` seconds; spared
+    (sliding side-on along the wall), it keeps its own throttle at once and is not pressed
+    again until it is no longer spared."""
+    dt, after, hold = 0.1, 0.25, 20
+    vel, touching, cruise = np.zeros((1, 2)), np.ones(1, np.int64), np.full(1, 7.0)
+    pressed, until, out = np.zeros(1), np.full(1, -1, np.int64), np.empty(1)
+    none, spared = np.zeros(1, bool), np.ones(1, bool)
+    got = [
+        unpin_throttle(vel, touching, cruise, pressed, until, t, dt, after, hold, -0.6, False,
+                       np.ones(1), out, none)[0]
+        for t in range(5)
+    ]  # fmt: skip
+    assert got == [1.0, 1.0, -0.6, -0.6, -0.6]  # pressed 0.3 s > 0.25 s at the third tick
+    got = [
+        unpin_throttle(vel, touching, cruise, pressed, until, t, dt, after, hold, -0.6, False,
+                       np.ones(1), out, spared)[0]
+        for t in range(5, 10)
+    ]  # fmt: skip
+    assert got == [1.0] * 5 and pressed[0] == 0.0 and until[0] <= 9
