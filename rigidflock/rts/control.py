@@ -346,7 +346,7 @@ class GroupControl:
     throttle: np.ndarray  # (m,) in [-1, 1]
     flock_scale: np.ndarray  # (m,) factor on the rules' force
     reroute: bool  # a member is stuck and the group's last re-route is old: search again
-    sliding: np.ndarray | None = None  # (m,) bool: side-on along a wall (:mod:`.wall_slide`)
+    side_on: np.ndarray | None = None  # (m,) bool, as OrderControl's (None: nobody)
 
 
 def control_group(

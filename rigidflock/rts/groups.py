@@ -80,8 +80,8 @@ class OrderControl:
     throttle: np.ndarray  # (N,)
     ordered: np.ndarray  # (N,) bool
     flock_scale: np.ndarray  # (N,) factor on the rules' force (fades near the slot)
-    # (N,) bool: sliding side-on along a wall toward the gap it leads to (:mod:`.wall_slide`),
-    # not backed out when pressed still (``sim/unpin.py``): reversing along a wall pushes the
-    # units queued behind back down the lane, and a unit beside a wall has nothing ahead of its
-    # bow to back off from
-    sliding: np.ndarray = None
+    # (N,) bool: on the way (not arrived) and against a scene wall or building, side-on (the bow
+    # not into it; :mod:`.wall_slide`): not backed out when pressed still (``sim/unpin.py``),
+    # whatever else it touches. Reversing along a wall pushes the units queued behind back down
+    # the lane, and there is nothing ahead of the bow to back away from
+    side_on: np.ndarray

@@ -216,8 +216,8 @@ class Orders:
             out.force[g.members] = c.force
             out.throttle[g.members] = c.throttle
             out.flock_scale[g.members] = c.flock_scale
-            if c.sliding is not None:
-                out.sliding[g.members] = c.sliding
+            if c.side_on is not None:
+                out.side_on[g.members] = c.side_on
             if c.reroute:
                 self._reroute(g, state, tick)
         return out

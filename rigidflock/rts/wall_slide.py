@@ -7,6 +7,7 @@ thrust presses it there and friction holds its bow; the crowd behind holds it. S
 within reach of a scene wall (:func:`wall_contact`) heads along the wall toward lower route
 distance and off it at 45 degrees (:func:`slide_heading`), with the order's bow force only (the
 rules' push would turn it back in), and does not thrust while its nose points into the wall.
+One lying side-on against it is not backed out when pressed still (``side_on``).
 
 Units: world units, newtons, throttle in [-1, 1]. m: the group's members, S: wall segments.
 """
@@ -135,15 +136,18 @@ def slide_along_walls(
     on the way that are against a wall sliding along it (:func:`slide_control`); ``contact``:
     the members' (against (m,) bool, normal (m, 2)) from :func:`wall_contact`. Members that
     have arrived or are within ``nav.arrive_radius`` lengths of their slot keep theirs.
-    Members on the way against a wall side-on (not nose-in) are marked ``sliding``: the
-    simulation does not back them out (:attr:`~rigidflock.rts.groups.OrderControl.sliding`).
+    Members on the way against a wall side-on (not nose-in; near their slot too) are marked
+    ``side_on``: the simulation does not back them out
+    (:attr:`~rigidflock.rts.groups.OrderControl.side_on`).
     ``steering_force``: the rules' S, newtons (the order's bow force is ``nav.seek`` x S)."""
     against, normal = contact
     if not against.any():
         return c
     idx = g.members
     fwd, left = forward_left(state.angle[idx])
-    c = replace(c, sliding=against & ~g.arrived & ~points_into(fwd, normal))
+    # near the slot too: at a gap, slots beyond the wall are within the arrival radius of
+    # units in the lane before it
+    c = replace(c, side_on=against & ~g.arrived & ~points_into(fwd, normal))
     pos, L = state.pos[idx], units.length[idx]
     d_slot = np.hypot(*(g.slots - pos).T)
     against = against & ~g.arrived & (d_slot >= nav.arrive_radius * L)

@@ -49,7 +49,7 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # waited less (runs without move orders are as in model 6). 8: the slots of a group of 256 units
 # or more are dealt by auction, within 0.01 world units of the least total distance, instead of
 # the exact method, and over 2,000 units in blocks (smaller groups and runs without move orders
-# are as in model 7). 9: ordered units sliding side-on along a wall are not backed out when
+# are as in model 7). 9: ordered units lying side-on against a wall are not backed out when
 # pressed still (runs without move orders are as in model 8).
 MODEL_VERSION = 9
 
@@ -156,7 +156,7 @@ class Simulation:
         """An AI unit pressed still against an obstacle, wall or building (pymunk's contact
         state, slower than ``PIN_SLOW`` x cruise) for ``UNPIN_AFTER`` seconds backs out for
         ``UNPIN_SECONDS``: wedged between two trees or nose-in to a wall, turning alone cannot
-        free it. Units ``spared`` (N,) bool (ordered units sliding side-on along a wall) keep
+        free it. Units ``spared`` (N,) bool (ordered units lying side-on against a wall) keep
         ``throttle``. Returns the tick's throttles (N,) (a reused array; compiled, one pass)."""
         dt = self.scene.world.dt
         return unpin_throttle(
@@ -199,7 +199,7 @@ class Simulation:
             ctl = self.orders.control(st, self.steering.gap, self.tick, self.scene.world.dt)
             fs = np.where(ctl.ordered, fs * ctl.flock_scale + ctl.force, fs)
             throttle = np.where(ctl.ordered, ctl.throttle, throttle)
-            spared = ctl.sliding
+            spared = ctl.side_on
         throttle = self._unpin(throttle, spared)
         if u.has_player:
             cmd = command or Command()

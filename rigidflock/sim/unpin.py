@@ -2,7 +2,8 @@
 
 The rule is :meth:`~rigidflock.sim.simulation.Simulation`'s (``UNPIN_*`` there): an AI unit
 touching an obstacle, wall or building while slower than ``PIN_SLOW`` x its cruise speed for
-longer than ``after`` seconds backs out at ``back_throttle`` for ``hold`` ticks. The numpy
+longer than ``after`` seconds backs out at ``back_throttle`` for ``hold`` ticks, unless spared
+that tick (ordered units lying side-on against a wall: see ``OrderControl.side_on``). The numpy
 expression it replaces cost ~10 array operations a tick, each over every unit.
 """
 
@@ -23,8 +24,8 @@ def unpin_throttle(vel, touching, cruise, pressed, until, tick, dt, after, hold,
     resets to 0; past ``after`` seconds it resets and ``until`` (N,) becomes ``tick + hold``.
     ``out`` (N,): ``back_throttle`` while ``tick < until``, else ``throttle`` (N,). ``player``:
     the last row is the player, never pressed. ``spared`` (N,) bool: units the rule leaves to
-    their own throttle this tick, not pressed and no longer backing out (ordered units sliding
-    side-on along a wall). ``pressed`` and ``until`` are updated in place."""
+    their own throttle this tick, not pressed and no longer backing out (ordered units lying
+    side-on against a wall). ``pressed`` and ``until`` are updated in place."""
     n = pressed.shape[0]
     for u in range(n):
         p = 0.0

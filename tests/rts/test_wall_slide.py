@@ -2,9 +2,12 @@
 a unit, the slide heading along it toward the route, and the control that replaces the order's
 bow force, the rules' share and a nose-in unit's throttle."""
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from rigidflock.rts import wall_slide as W
+from rigidflock.rts.control import GroupControl
 
 # the bottleneck's wall: x = 300, a gap between y = 190.6 and 209.4, 2 thick
 WALLS = W.Walls.of_scene(
@@ -84,3 +87,25 @@ def test_slide_control_turns_along_the_wall_and_eases_a_nose_in_unit_back():
     np.testing.assert_array_equal(flock, [0.0, 0.0, 0.5])
     # the geometry alone: the third's bow points at the wall too, from afar
     np.testing.assert_array_equal(W.points_into(fwd, normal), [True, False, True])
+
+
+def test_slide_along_walls_marks_side_on_members_on_the_way_only():
+    """Four members beside the bottleneck's wall (its west face, normal -x): side-on (bow +y),
+    nose-in (bow +x), side-on but arrived, and side-on 18 world units off the wall. Only the
+    first is marked ``side_on`` (the unpin rule spares it). Their slots are where they stand,
+    within the arrival radius: the side-on mark holds there too (the lane before a gap is
+    within that radius of slots beyond the wall), and the slide itself needs no route."""
+    pos = np.array([[298.0, 100.0], [298.0, 120.0], [298.0, 140.0], [280.0, 160.0]])
+    angle = np.array([np.pi / 2, 0.0, np.pi / 2, np.pi / 2])
+    length = np.full(4, 4.0)
+    g = SimpleNamespace(
+        members=np.arange(4), arrived=np.array([False, False, True, False]), slots=pos.copy()
+    )
+    c = GroupControl(np.zeros(4), np.ones(4), np.ones(4), False)
+    out = W.slide_along_walls(
+        c, g, SimpleNamespace(pos=pos, angle=angle), SimpleNamespace(length=length),
+        SimpleNamespace(arrive_radius=1.0, seek=1.0), W.wall_contact(WALLS, pos, length), None,
+        1.0,
+    )  # fmt: skip
+    assert out.side_on.dtype == bool
+    np.testing.assert_array_equal(out.side_on, [True, False, False, False])

@@ -37,7 +37,7 @@ def test_unpin_matches_the_numpy_rule(player):
         vel = rng.normal(size=(n, 2)) * np.where(rng.random(n) < 0.9, 0.3, 8.0)[:, None]
         touching = (rng.random(n) < 0.95).astype(np.int64)
         throttle = np.where(rng.random(n) < 0.5, 1.0, rng.uniform(-1.0, 1.0, n))
-        # a few units spared now and then (sliding side-on along a wall), some mid back-out
+        # a few units spared now and then (side-on against a wall), some mid back-out
         spared = rng.random(n) < 0.05
         got = unpin_throttle(vel, touching, cruise, pressed, until, tick, dt, 0.5, 60, -0.6,
                              player, throttle, out, spared)  # fmt: skip
@@ -65,7 +65,7 @@ def test_unpin_matches_the_numpy_rule(player):
 
 def test_a_spared_unit_keeps_its_throttle_and_stops_backing_out():
     """A unit pressed still against a wall backs out once pressed for ``after`` seconds; spared
-    (sliding side-on along the wall), it keeps its own throttle at once and is not pressed
+    (side-on against the wall), it keeps its own throttle at once and is not pressed
     again until it is no longer spared."""
     dt, after, hold = 0.1, 0.25, 20
     vel, touching, cruise = np.zeros((1, 2)), np.ones(1, np.int64), np.full(1, 7.0)
@@ -83,3 +83,37 @@ def test_a_spared_unit_keeps_its_throttle_and_stops_backing_out():
         for t in range(5, 10)
     ]  # fmt: skip
     assert got == [1.0] * 5 and pressed[0] == 0.0 and until[0] <= 9
+
+
+def test_the_orders_side_on_rows_reach_the_unpin_pass(monkeypatch):
+    """The simulation hands the orders' ``side_on`` rows to the unpin pass: a unit marked there
+    mid back-out stops backing out and is no longer pressed; the others are not spared."""
+    from rigidflock.scene import parse_scene
+    from rigidflock.sim import simulation
+    from rigidflock.sim.simulation import Simulation
+
+    scene = parse_scene(
+        "[rules]\nchase = false\n[[groups]]\ncount = 4\n[[orders]]\nselect = { family = "
+        '"regular" }\ngoal = [700.0, 500.0]\n',
+        "t.toml",
+    )
+    sim = Simulation(scene)
+    sim.step()  # the order is given
+    control, seen = sim.orders.control, []
+
+    def marked(*args):
+        out = control(*args)
+        out.side_on[:] = False
+        out.side_on[1] = True
+        return out
+
+    def spy(*args):
+        seen.append(args[-1].copy())
+        return unpin_throttle(*args)
+
+    monkeypatch.setattr(sim.orders, "control", marked)
+    monkeypatch.setattr(simulation, "unpin_throttle", spy)
+    sim._pressed[1], sim._unpin_until[1] = 0.4, sim.tick + 50  # backing out
+    sim.step()
+    np.testing.assert_array_equal(seen[-1][:4], [False, True, False, False])
+    assert sim._unpin_until[1] <= sim.tick and sim._pressed[1] == 0.0
