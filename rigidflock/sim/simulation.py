@@ -50,7 +50,8 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # or more are dealt by auction, within 0.01 world units of the least total distance, instead of
 # the exact method, and over 2,000 units in blocks (smaller groups and runs without move orders
 # are as in model 7). 9: ordered units lying side-on against a wall are not backed out when
-# pressed still (runs without move orders are as in model 8).
+# pressed still; meeting another group's unit head on, a unit keeps 1.25 widths right of its
+# route instead of 0.75 (runs without move orders are as in model 8).
 MODEL_VERSION = 9
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out

@@ -239,13 +239,14 @@ def test_a_yield_ends_once_the_other_group_is_through_or_after_yield_seconds():
 
 
 def test_the_two_way_door_that_jammed_clears_with_one_group_yielding():
-    """doorway_two_way on seed 3 (issue 11: six units jammed nose to nose in the door from
+    """doorway_two_way (issue 11: on seed 3 six units jammed nose to nose in the door from
     about 10 s on; keeping right and backing off freed them one by one, the last east unit
     came through at 41 s and arrived after the 47 s limit): a standoff in the door, one group
     yields to the other, whose three units are through the door within 30 s of the start, and
-    the yielding group goes on once they are. Which group yields depends on how they meet
-    (measured: the west one; the east one since formation slots leave the way in free)."""
-    sim = Simulation(load_scene(scenario_folder() / "doorway_two_way.toml"), seed=3)
+    the yielding group goes on once they are. Which group yields depends on how they meet.
+    Seed 6: since a unit keeps 1.25 widths right of an oncoming one (model 9), the groups of
+    seed 3 pass in the door without a standoff; on seed 6 they still meet in one."""
+    sim = Simulation(load_scene(scenario_folder() / "doorway_two_way.toml"), seed=6)
     dt = sim.scene.world.dt
     yields = set()
     while sim.tick * dt < 30.0:
