@@ -48,11 +48,11 @@ SLOW_ARRIVED = 0.3  # below this share of the group's speed a unit near its slot
 SLOW_STUCK = 0.2  # below this share of the group's speed a unit without progress is stuck
 DESCEND_REACH = 2  # off the path a unit looks this many times the lookahead down the field
 ONCOMING_AHEAD = 3.0  # unit lengths: another group's unit this close ahead, heading at us
-# unit widths: meeting one, a unit steers this far right of its route. Two groups' routes along
-# the same wall lie within a width of each other; at 0.75 the lines they kept crossed less than a
-# width apart and one group pushed the other's units back along the wall (the two-way hallway,
-# seed 7: 116 world units in 37 s). 1.25 (model 9): the nine smaller scenarios on seeds 1-24 miss
-# their time limit once in 216 runs instead of four times
+# unit widths: meeting another group's unit head on, a unit steers this far right of its route
+# target. Two groups' targets along the same wall lie within a width of its face: at 0.75 the
+# lines they kept right of lay 1.7 world units apart, less than a width (2), and the east group
+# pushed a west unit back 116 world units in 37 s (the two-way hallway, seed 7). 1.25 (model 9):
+# the nine smaller scenarios on seeds 1-24 miss their time limit in 1 run of 216 instead of 4
 KEEP_RIGHT = 1.25
 CROWDED = 1.5  # unit lengths: a unit without progress this close behind another is not stuck
 
