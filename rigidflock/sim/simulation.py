@@ -153,7 +153,7 @@ class Simulation:
         self.steering = self._steerer(self.state, self.rules, key, role)
         self.state.leader = self.steering.leader
 
-    def _unpin(self, throttle: np.ndarray, spared: np.ndarray | None = None) -> np.ndarray:
+    def _unpin(self, throttle: np.ndarray, spared: np.ndarray) -> np.ndarray:
         """An AI unit pressed still against an obstacle, wall or building (pymunk's contact
         state, slower than ``PIN_SLOW`` x cruise) for ``UNPIN_AFTER`` seconds backs out for
         ``UNPIN_SECONDS``: wedged between two trees or nose-in to a wall, turning alone cannot
@@ -163,8 +163,7 @@ class Simulation:
         return unpin_throttle(
             self.state.vel, self.world.touching, self._cruise, self._pressed, self._unpin_until,
             self.tick, dt, UNPIN_AFTER, int(round(UNPIN_SECONDS / dt)), UNPIN_THROTTLE,
-            self.units.has_player, throttle, self._throttle,
-            self._spare_none if spared is None else spared,
+            self.units.has_player, throttle, self._throttle, spared,
         )  # fmt: skip
 
     # -- stepping -----------------------------------------------------------------------------
@@ -194,7 +193,7 @@ class Simulation:
         if changed:
             self._analyse()
         throttle = self._ones
-        spared = None
+        spared = self._spare_none
         fs = self.steering.force  # copied before any write
         if self.orders.groups:
             ctl = self.orders.control(st, self.steering.gap, self.tick, self.scene.world.dt)
