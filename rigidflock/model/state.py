@@ -46,6 +46,13 @@ class Units:
         """Terminal speed under full thrust, sqrt(T / drag_k), world units / s."""
         return np.sqrt(self.thrust / self.drag_k)
 
+    @property
+    def turn_rate(self) -> np.ndarray:
+        """Steady turn rate under full bow force, rad / s: its torque 0.5 L Fs against the
+        angular damping k_w, whatever the speed (inf without damping)."""
+        with np.errstate(divide="ignore"):
+            return 0.5 * self.length * self.max_steer / self.angular_damping
+
 
 @dataclass(eq=False)
 class State:

@@ -36,6 +36,9 @@ class Group:
     route_length: float  # route distance from the group's centre to the goal, world units
     path: np.ndarray = None  # (K, 2) the group's route: cell centres from its centre to the goal
     path_index: np.ndarray = None  # (m,) each member's place along the path
+    # (K,) the fastest a member may go at each point of the path: slow enough to make its
+    # turns, braking in time (:func:`~.turn_speed.path_speed`); set with the path
+    path_speed: np.ndarray = None
     arrived: np.ndarray = None  # (m,) bool
     best: np.ndarray = None  # (m,) smallest distance to go seen
     progress_tick: np.ndarray = None  # (m,) tick of the last progress

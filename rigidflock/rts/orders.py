@@ -32,6 +32,7 @@ from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.merging import merge_gap, waiting_to_merge
 from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
 from rigidflock.rts.slots import assign_nearest, formation_slots, has_room
+from rigidflock.rts.turn_speed import path_speed
 from rigidflock.rts.wall_slide import Walls, slide_along_walls, wall_contact
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 
@@ -143,6 +144,7 @@ class Orders:
             tick=tick,
             route_length=route,
             path=path,
+            path_speed=self._path_speed(members, path),
         )
         self.groups[g.id] = g
         self.group_of[members] = g.id
@@ -253,7 +255,17 @@ class Orders:
         on_way = ~g.arrived
         pts = state.pos[g.members[on_way]] if on_way.any() else state.pos[g.members]
         g.path = navigation.path_from(self.grid, g.field, pts.mean(axis=0))
+        g.path_speed = self._path_speed(g.members, g.path)
         g.path_index[:] = 0
+
+    def _path_speed(self, members: np.ndarray, path: np.ndarray) -> np.ndarray:
+        """(K,) speed limits along ``path`` (:func:`~.turn_speed.path_speed`) for its slowest
+        turning and braking unit among ``members``, the turn judged over the lookahead."""
+        u = self.units
+        rate = float(u.turn_rate[members].min())
+        brake = float((u.thrust[members] / u.mass[members]).min())
+        top = float(u.cruise_speed[members].min())
+        return path_speed(path, self.scene.navigation.lookahead, top, rate, brake)
 
     def _reroute(self, g: Group, state: State, tick: int) -> None:
         """Search the distance field again with the cells under stopped units made costly

@@ -51,8 +51,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # the exact method, and over 2,000 units in blocks (smaller groups and runs without move orders
 # are as in model 7). 9: ordered units lying side-on against a wall are not backed out when
 # pressed still; meeting another group's unit head on, a unit keeps 1.25 widths right of its
-# route instead of 0.75 (runs without move orders are as in model 8).
-MODEL_VERSION = 9
+# route instead of 0.75 (runs without move orders are as in model 8). 10: ordered units slow
+# for the turns of their route and to turn onto their target (``rts/turn_speed.py``; runs
+# without move orders are as in model 9).
+MODEL_VERSION = 10
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
 UNPIN_SECONDS = 1.0  # how long it backs out

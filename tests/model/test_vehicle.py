@@ -5,6 +5,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from rigidflock.model import vehicle
+from rigidflock.model.state import Units
 
 
 def forces(angle=0.0, vel=(0.0, 0.0), omega=0.0, throttle=1.0, steer=0.0, kw=0.0):
@@ -139,3 +140,31 @@ def test_compiled_forces_match_the_numpy_definition():
     vehicle.vehicle_forces_into(*args, force, torque)
     np.testing.assert_allclose(force, f_ref, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(torque, t_ref, rtol=1e-12, atol=1e-12)
+
+
+def test_full_bow_force_turns_at_the_units_turn_rate_whatever_its_speed():
+    """``Units.turn_rate`` (0.5 L Fs / k_w, what a unit slowing for a turn plans with) is the
+    rate at which a unit's motion turns under full bow force, at cruise speed and coasting
+    slower: integrated from cruise, the velocity's heading turns over the 2nd and 3rd second at
+    no less than 90% of it (the plan does not count on more turn than the unit has) and no
+    more than 120% (measured: 0.56 rad/s at full throttle, 0.64 coasting, against 0.566; a
+    slower unit's motion follows its hull sooner). The rate does not fall with the speed, so
+    a slower unit turns on a smaller circle."""
+    m, L, W, T, k, S = 10.0, 4.0, 2.0, 10.0, 0.2, 40.0
+    kw = vehicle.auto_angular_damping(m, T, k, L)
+    units = Units(*(np.array([v]) for v in (L, W, m, m * (L * L + W * W) / 12, T, S, k, kw)),
+                  family=np.zeros(1, int), role=np.zeros(1, int))  # fmt: skip
+    rate = float(units.turn_rate[0])
+    assert np.isclose(rate, 0.5 * L * S / kw)
+    for throttle in (1.0, 0.0):
+        vel, angle, omega, dt = np.array([np.sqrt(T / k), 0.0]), 0.0, 0.0, 1 / 120
+        heading = []
+        for _ in range(int(3.0 / dt)):
+            f, tq = forces(angle, vel, omega, throttle, S, kw)
+            vel = vel + f[0] / m * dt
+            omega += tq[0] / units.moment[0] * dt
+            angle += omega * dt
+            heading.append(np.arctan2(vel[1], vel[0]))
+        turned = np.unwrap(heading)
+        measured = (turned[-1] - turned[int(1.0 / dt)]) / 2.0
+        assert 0.9 * rate <= measured <= 1.2 * rate, (throttle, measured, rate)
