@@ -2,10 +2,10 @@
 
 A unit of the AIDemo4 model turns at most at ``0.5 L Fs / k_w`` radians per second (the bow
 force's torque against the angular damping, :attr:`~rigidflock.model.state.Units.turn_rate`),
-whatever its speed, so the radius it can turn on grows with its speed; it brakes only with its
-reverse thrust. A unit that takes a turn in its route at cruise speed runs wide of it: past a
-gap in a wall, down the far side of a second one. Like a driver before a bend, a unit slows to
-the speed at which its turning circle fits the turn, early enough to brake to it.
+whatever its speed, so the radius it can turn on grows with its speed; it brakes with its
+reverse thrust and drag. A unit that takes a turn in its route at cruise speed runs wide of it:
+past a gap in a wall, down the far side of a second one. Like a driver before a bend, a unit
+slows to the speed at which its turning circle fits the turn, early enough to brake to it.
 
 Units: positions and radii in world units, speeds in world units per second, turn rates in
 radians per second, accelerations in world units per second squared.
@@ -25,7 +25,7 @@ SLOWEST = 0.25
 # the speed error gradually (``control.BRAKE_GAIN``), and at full braking in the plan units
 # were still too fast at the gaps of the double squeeze
 PLAN_BRAKE = 0.5
-# degrees between a unit's motion and its target from which it slows to turn onto it
+# degrees between a unit's heading and its target from which it slows to turn onto it
 AIM_FROM = 45.0
 
 
