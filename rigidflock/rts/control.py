@@ -31,7 +31,7 @@ from rigidflock.rts.in_line import ahead_in_line, in_line_reach
 from rigidflock.rts.navigation import Grid
 from rigidflock.rts.right_of_way import ASIDE, stern_steer, yielding_members
 from rigidflock.rts.slots import deal_slots
-from rigidflock.rts.turn_speed import SLOWEST, aim_speed
+from rigidflock.rts.turn_speed import SLOWEST, aim_speed, order_turn_rate
 from rigidflock.scene import NavigationSpec
 
 ARRIVED_WITHIN = 0.75  # unit lengths from the slot: arrived (when slow)
@@ -238,10 +238,10 @@ def cruise_throttle(
     """Throttle (m,), unclipped, on the way: hold the group's speed, queueing behind slower
     units. The wanted speed falls from ``group_speed`` to 0 as ``gap`` (m,), the distance to
     the nearest unit ahead, shrinks from 2 to 1 ``QUEUE_GAP`` lengths (m,); only units already
-    pointing their way (``|steer|`` (m,) < 1) queue, one still turning keeps its speed, and
-    those ``approach``-ing (m,) their slot do not; never above ``limit`` (m,), the speed of
-    the turn ahead (:mod:`.turn_speed`). Feed-forward (wanted / ``cruise`` (m,))^2 plus
-    ``BRAKE_GAIN`` on the error from the forward speed ``v_fwd`` (m,)."""
+    pointing their way (``|steer|`` (m,) < 1) queue, one still turning is not held by the
+    queue, and those ``approach``-ing (m,) their slot do not; never above ``limit`` (m,), the
+    speed of the turn ahead (:mod:`.turn_speed`). Feed-forward (wanted / ``cruise`` (m,))^2
+    plus ``BRAKE_GAIN`` on the error from the forward speed ``v_fwd`` (m,)."""
     queue = np.clip((gap - QUEUE_GAP * length) / (QUEUE_GAP * length), 0.0, 1.0)
     queue = np.where(np.abs(steer) < 1.0, queue, 1.0)
     desired = group_speed * np.where(approach, 1.0, queue)
@@ -254,8 +254,9 @@ def turn_limit(
     g: Group, body: Body, target: np.ndarray, reach: float, rate: np.ndarray, free: np.ndarray
 ) -> np.ndarray:
     """(m,) the fastest each of ``g``'s members may go for the turns ahead, world units / s:
-    the group's path speed at its place on the path (within ``reach`` world units of it; one
-    farther off is not taking the path's turns) and, unless ``free`` (m,) bool, the speed at
+    the group's path speed at its place on the path (within ``reach`` world units of it: the
+    limit is for the units that take the path's turns as it does, not those steering at it
+    from afar) and, unless ``free`` (m,) bool, the speed at
     which it still turns onto its ``target`` (m, 2) at ``rate`` (m,) rad/s
     (:mod:`.turn_speed`); never below ``SLOWEST`` x the group's speed. Free: units with
     another close ahead, pushed about in a crowd, and units at their formation, turning to
@@ -455,7 +456,8 @@ def control_group(
         b,
         target,
         nav.lookahead * grid.cell,
-        units.turn_rate[idx],
+        order_turn_rate(units, idx, nav.seek * steering_force),
+        # raw gaps: units passing another group's head on or letting one in move in a crowd too
         (gap[idx] < CROWDED * L) | approach,
     )
     throttle = cruise_throttle(steer, queue_gap, L, approach, g.speed, cruise, b.v_fwd, limit)

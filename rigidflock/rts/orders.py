@@ -32,7 +32,7 @@ from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.merging import merge_gap, waiting_to_merge
 from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
 from rigidflock.rts.slots import assign_nearest, formation_slots, has_room
-from rigidflock.rts.turn_speed import path_speed
+from rigidflock.rts.turn_speed import order_turn_rate, path_speed
 from rigidflock.rts.wall_slide import Walls, slide_along_walls, wall_contact
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 
@@ -262,7 +262,8 @@ class Orders:
         """(K,) speed limits along ``path`` (:func:`~.turn_speed.path_speed`) for its slowest
         turning and braking unit among ``members``, the turn judged over the lookahead."""
         u = self.units
-        rate = float(u.turn_rate[members].min())
+        force = self.scene.navigation.seek * self.scene.rules.steering_force
+        rate = float(order_turn_rate(u, members, force).min())
         brake = float((u.thrust[members] / u.mass[members]).min())
         top = float(u.cruise_speed[members].min())
         return path_speed(path, self.scene.navigation.lookahead, top, rate, brake)

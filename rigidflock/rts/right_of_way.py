@@ -20,7 +20,8 @@ A real RTS gives one group the right of way and makes the other wait clear of th
   of way waits short of the point while a yielding unit is still in the door
   (:func:`door_taken`) and does not keep right of them near it (which pressed its units into
   the door's jamb); the yield ends once no unit of the group with the right of way is still to
-  come through the point from within ``YIELD_NEAR`` lengths of it (or after ``YIELD_SECONDS``).
+  come through the point from within ``YIELD_NEAR`` lengths of it nor less than ``CLEAR_OF``
+  lengths through it (or after ``YIELD_SECONDS``).
 
 Distances "by route" are a group's distance field without congestion costs (world units); a
 member is through the point once on its far side by route and ``PAST`` of its lengths off it in
@@ -43,6 +44,11 @@ STANDOFF_SLOW = 0.25  # and slower than this share of its group's speed
 STANDOFF_AHEAD = 3.0  # unit lengths: the other unit this close ahead (the oncoming range)
 NARROW = 1.0  # unit lengths: less free way than this to both sides of a standoff: no passing
 PAST = 1.0  # unit lengths: on the far side by route and this far off the point: through it
+# unit lengths: a yield ends once the other group's units are this far through the point. At
+# PAST, a unit of the group with the right of way still crawling out of the door past the
+# waiting units counted as through; they came on and pushed it back through the door, and a
+# second standoff followed (doorway_two_way seed 22, model 10: late)
+CLEAR_OF = 2.5
 # the yielding group's queue: the nearest waits WAIT_BACK lengths off the meeting point (the
 # door is half a length thick; the other group's unit is clear of it a length and a half past
 # the point), each next one WAIT_SPACING farther, ASIDE to the right of its route; farther back
@@ -125,12 +131,14 @@ def narrow(grid: Grid, point: np.ndarray, axis: np.ndarray, length: float) -> bo
     return bool(squeezed(grid, along, axis, np.full(5, length)).any())
 
 
-def through(to_go: np.ndarray, at_point: float, off: np.ndarray, length: np.ndarray) -> np.ndarray:
+def through(
+    to_go: np.ndarray, at_point: float, off: np.ndarray, length: np.ndarray, past: float = PAST
+) -> np.ndarray:
     """(m,) bool: members through the meeting point: on its far side by route (``to_go`` (m,)
     less than the point's ``at_point``) and ``off`` (m,) it, the straight distance, by more
-    than ``PAST`` of their lengths (m,) (route distances in a door count its walls' extra cost
+    than ``past`` of their lengths (m,) (route distances in a door count its walls' extra cost
     and would call a unit still in it through)."""
-    return (to_go < at_point) & (off > PAST * length)
+    return (to_go < at_point) & (off > past * length)
 
 
 def has_right_of_way(a: tuple, b: tuple) -> bool:
@@ -170,11 +178,12 @@ def start_yield(
 
 def still_to_come(w: Group, point: np.ndarray, pos: np.ndarray, length, grid: Grid) -> bool:
     """Whether a member of ``w`` not on its slot is still to come through ``point`` (2,) from
-    within ``YIELD_NEAR`` of its lengths of it."""
+    within ``YIELD_NEAR`` of its lengths of it, or is not yet ``CLEAR_OF`` them through it."""
     p, L = pos[w.members], length[w.members]
     off = np.hypot(*(p - point).T)
     at = float(to_go_at(w, grid, point)[0])
-    coming = ~w.arrived & ~through(to_go_at(w, grid, p), at, off, L) & (off < YIELD_NEAR * L)
+    done = through(to_go_at(w, grid, p), at, off, L, CLEAR_OF)
+    coming = ~w.arrived & ~done & (off < YIELD_NEAR * L)
     return bool(coming.any())
 
 

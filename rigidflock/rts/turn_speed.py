@@ -1,6 +1,6 @@
 """Slowing for turns: the speed at which a unit can still make the turn ahead of it.
 
-A unit of the AIDemo4 model turns at most at ``0.5 L Fs / k_w`` radians per second (the bow
+A unit of the AIDemo4 model turns steadily at ``0.5 L Fs / k_w`` radians per second (the bow
 force's torque against the angular damping, :attr:`~rigidflock.model.state.Units.turn_rate`),
 whatever its speed, so the radius it can turn on grows with its speed; it brakes with its
 reverse thrust and drag. A unit that takes a turn in its route at cruise speed runs wide of it:
@@ -25,15 +25,22 @@ SLOWEST = 0.25
 # the speed error gradually (``control.BRAKE_GAIN``), and at full braking in the plan units
 # were still too fast at the gaps of the double squeeze
 PLAN_BRAKE = 0.5
-# degrees between a unit's heading and its target from which it slows to turn onto it
+# degrees between a unit's heading and its target beyond which it slows to turn onto it
 AIM_FROM = 45.0
+
+
+def order_turn_rate(units, rows: np.ndarray, order_force: float) -> np.ndarray:
+    """(k,) the turn rate, rad/s, of ``units``' rows ``rows`` (k,) under an order's bow force
+    ``order_force`` (N, its seek weight x the rules' S), clamped to their ``max_steer``: the
+    rate (:attr:`~rigidflock.model.state.Units.turn_rate`) scales with the force."""
+    return units.turn_rate[rows] * np.minimum(1.0, order_force / units.max_steer[rows])
 
 
 def path_radius(path: np.ndarray, reach: int) -> np.ndarray:
     """(K,) radius of the turn of ``path`` (K, 2) at each of its points, world units: the circle
     through the points ``reach`` before and after it (clipped at the ends), inf where those
-    three lie on a line, and over the first ``reach`` points. Over ``reach`` cells, the grid's
-    45-degree steps of a straight line average out."""
+    three lie on a line, and up to the ``reach``-th point (whose circle passes through the
+    first). Over ``reach`` cells, the grid's 45-degree steps of a straight line average out."""
     K = len(path)
     i = np.arange(K)
     a = path[np.maximum(i - reach, 0)]
@@ -46,7 +53,7 @@ def path_radius(path: np.ndarray, reach: int) -> np.ndarray:
         r = ab * bc * ca / (2.0 * cross)
     # the path starts at the cell of the group's centre, a step or two off the line to the
     # goal: a jog the units, spread round that centre, never drive
-    return np.where((cross > 1e-9 * np.maximum(ca * ca, 1e-12)) & (i >= reach), r, np.inf)
+    return np.where((cross > 1e-9 * np.maximum(ca * ca, 1e-12)) & (i > reach), r, np.inf)
 
 
 def path_speed(path: np.ndarray, reach: int, top: float, rate: float, brake: float) -> np.ndarray:
@@ -71,7 +78,8 @@ def aim_speed(
     """(m,) the fastest a unit can go and still turn onto the point ``to_target`` (m, 2) away:
     the circle tangent to its hull's heading ``fwd`` (m, 2, unit vectors) through that point
     has radius d / (2 sin theta) (theta: the angle between heading and target, d: the
-    distance; d / 2 for a target behind, the tightest circle that reaches it); at
+    distance; for a target behind, d / 2: a stricter cap than the geometry asks, as for one
+    abeam); at
     ``TURN_SHARE`` x ``rate`` (m,) rad/s a unit turns on a circle that small only below
     ``TURN_SHARE`` x rate x radius. inf for a target less than ``AIM_FROM`` off the heading
     (a small offset from a straight path closes without slowing) and for a unit not moving

@@ -53,8 +53,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # pressed still; meeting another group's unit head on, a unit keeps 1.25 widths right of its
 # route instead of 0.75 (runs without move orders are as in model 8). 10: ordered units slow
 # for the turns of their route and to turn onto their target (``rts/turn_speed.py``; runs
-# without move orders are as in model 9).
-MODEL_VERSION = 10
+# without move orders are as in model 9). 11: a group yielding at a door goes on once the other
+# group's units are 2.5 lengths through the meeting point instead of 1 (runs without move
+# orders, and with one group, are as in model 10).
+MODEL_VERSION = 11
 
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
 UNPIN_SECONDS = 1.0  # how long it backs out

@@ -48,7 +48,9 @@ def test_the_first_cells_of_a_path_count_as_straight():
     (four-way confusion, seed 12: a 45-degree jog there held a unit far from it to 40% of its
     speed for 20 s): no turn within the first ``reach`` points."""
     path = np.concatenate([[[0.0, 2.0]], np.stack([np.arange(1, 30) * 2.0, np.zeros(29)], 1)])
-    assert np.isinf(T.path_radius(path, 4)[:4]).all()
+    assert np.isinf(T.path_radius(path, 4)).all()  # the 4th point's circle runs through the jog
+    # a unit fast enough that even a wide circle would bind: no limit anywhere on the path
+    assert (T.path_speed(path, 4, 30.0, 0.5, 1.0) == 30.0).all()
 
 
 def test_path_speed_slows_for_the_corner_and_brakes_in_time():
@@ -81,13 +83,17 @@ def test_aim_speed_is_the_circle_from_the_heading_onto_the_target():
     off (a unit closing on a straight path): no limit; nor for a unit not moving forward."""
     fwd = np.array([[1.0, 0.0]] * 5)
     d = 10.0
-    angles = np.radians([90.0, 60.0, 0.0, 29.0, 170.0])
+    angles = np.radians([90.0, 60.0, 0.0, 44.0, 170.0])
     to = d * np.stack([np.cos(angles), np.sin(angles)], axis=1)
     rate = np.full(5, 0.5)
     v = T.aim_speed(fwd, np.full(5, 5.0), to, rate)
     assert v[0] == pytest.approx(T.TURN_SHARE * 0.5 * d / 2.0)
     assert v[1] == pytest.approx(T.TURN_SHARE * 0.5 * d / (2.0 * np.sin(np.pi / 3)))
-    assert np.isinf(v[2]) and np.isinf(v[3])
+    assert np.isinf(v[2]) and np.isinf(v[3])  # 0 and 44 degrees
+    at_46 = T.aim_speed(
+        fwd[:1], np.full(1, 5.0), d * np.array([[np.cos(0.8029), np.sin(0.8029)]]), rate[:1]
+    )
+    assert np.isfinite(at_46).all()  # 46 degrees
     assert v[4] == pytest.approx(T.TURN_SHARE * 0.5 * d / 2.0)
     assert np.isinf(T.aim_speed(fwd, np.array([0.0, -1.0, 0, 0, 0]), to, rate)[:2]).all()
 
