@@ -256,14 +256,13 @@ def turn_limit(
     """(m,) the fastest each of ``g``'s members may go for the turns ahead, world units / s:
     the group's path speed at its place on the path (within ``reach`` world units of it: the
     limit is for the units that take the path's turns as it does, not those steering at it
-    from afar) and, unless ``free`` (m,) bool, the speed at
-    which it still turns onto its ``target`` (m, 2) at ``rate`` (m,) rad/s
-    (:mod:`.turn_speed`); never below ``SLOWEST`` x the group's speed. Free: units with
-    another close ahead, pushed about in a crowd, and units at their formation, turning to
-    their slots. Held back to turn there, the 1,000-unit bottleneck's crowd (every unit of
-    which is at its formation) stayed pressed against the wall longer: its longest pin on
-    seed 15 9.3 s instead of 6.2, and with only the crowd free a pin over 5 s on 4 of 17
-    seeds instead of 2."""
+    from afar) and, unless ``free`` (m,) bool, the speed at which it still turns onto its
+    ``target`` (m, 2) at ``rate`` (m,) rad/s (:mod:`.turn_speed`); never below ``SLOWEST`` x
+    the group's speed. Free: units with another close ahead, pushed about in a crowd, and
+    units at their formation, turning to their slots. Held back to turn there, the 1,000-unit
+    bottleneck's crowd (every unit of which is at its formation) stayed pressed against the
+    wall longer: its longest pin on seed 15 9.3 s instead of 6.2, and with only the crowd free
+    a pin over 5 s on 4 of 17 seeds instead of 2."""
     place = g.path_index
     on_path = np.hypot(*(g.path[place] - body.pos).T) < reach
     limit = np.where(on_path, g.path_speed[place], np.inf)
@@ -435,10 +434,11 @@ def control_group(
     cut_off = ~aim_slot & ~grid.sees(b.pos, g.path[g.path_index])
     meeting = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming & ~approach
     held = backing = np.zeros(len(idx), dtype=bool)
+    cruise = units.cruise_speed[idx]
     if g.yield_to >= 0:  # waiting for another group to come through (:mod:`.right_of_way`)
         accel = units.thrust[idx] / units.mass[idx]
         held, backing, wait_throttle = yielding_members(
-            g, grid, cells, b.pos, b.v_fwd, L, units.cruise_speed[idx], accel
+            g, grid, cells, b.pos, b.v_fwd, L, cruise, accel
         )
     # those waiting keep farther right, off the other group's way out of the door
     offset = np.where(held, ASIDE * L, KEEP_RIGHT * units.width[idx])
@@ -450,7 +450,6 @@ def control_group(
     seek_force = nav.seek * steering_force * steer
     # no queueing behind a unit of another group coming the other way: pass it on the right
     queue_gap = np.where(meeting, np.inf, gap[idx])
-    cruise = units.cruise_speed[idx]
     limit = turn_limit(
         g,
         b,
@@ -474,7 +473,7 @@ def control_group(
         )
         force = np.where(backing, stern, np.where(held, seek_force, force))
     if wait is not None:
-        throttle = np.where(wait, BRAKE_GAIN * -b.v_fwd / units.cruise_speed[idx], throttle)
+        throttle = np.where(wait, BRAKE_GAIN * -b.v_fwd / cruise, throttle)
         held = held | wait
     # waiting is not being stuck: progress counts from where it waits
     g.best = np.where(held, np.inf, g.best)

@@ -79,9 +79,8 @@ def aim_speed(
     the circle tangent to its hull's heading ``fwd`` (m, 2, unit vectors) through that point
     has radius d / (2 sin theta) (theta: the angle between heading and target, d: the
     distance; for a target behind, d / 2: a stricter cap than the geometry asks, as for one
-    abeam); at
-    ``TURN_SHARE`` x ``rate`` (m,) rad/s a unit turns on a circle that small only below
-    ``TURN_SHARE`` x rate x radius. inf for a target less than ``AIM_FROM`` off the heading
+    abeam); at ``TURN_SHARE`` x ``rate`` (m,) rad/s a unit turns on a circle that small only
+    below ``TURN_SHARE`` x rate x radius. inf for a target less than ``AIM_FROM`` off the heading
     (a small offset from a straight path closes without slowing) and for a unit not moving
     forward (``v_fwd`` (m,) world units / s). The heading, not the motion: pushed about in a
     crowd, a unit's motion points every way while its hull points its way, and braking on
