@@ -296,16 +296,70 @@ def cell_rows(pos, radius, box_w, box_h, wrap):
 @nb.njit(cache=True)
 def _row_grid(pos, radius, box_w, box_h, wrap):
     """The cell list of :func:`ordered_rows`: grid shape (ncx, ncy), cell starts, the units in
-    cell order (``order``), the neighbour-cell offsets, and per row its position (n, 2) and
-    cell (n,), both written in row order (reading ``pos`` once through ``order``)."""
+    cell order (``order``), and per row its position (n, 2) and cell (n,), both written in row
+    order (reading ``pos`` once through ``order``)."""
     n = pos.shape[0]
-    ncx, ncy, _, start, order, offx, offy = cell_list(pos, radius, box_w, box_h, wrap)
+    ncx, ncy, _, start, order, _, _ = cell_list(pos, radius, box_w, box_h, wrap)
     sp = in_order(pos, order)
     row_cell = np.empty(n, np.int64)
     for c in range(ncx * ncy):
         for p in range(start[c], start[c + 1]):
             row_cell[p] = c
-    return ncx, ncy, start, order, offx, offy, sp, row_cell
+    return ncx, ncy, start, order, sp, row_cell
+
+
+@nb.njit(cache=True, inline="always")
+def _span(c, nc, wrap, out):
+    """The cells within one step of cell c along an axis of ``nc`` cells as ranges
+    ``out[k] = (first, last)``, each cell once; returns how many (1 or 2: a wrapped axis
+    splits where it wraps; a wrapped axis of at most 3 cells is one range of all of them)."""
+    lo, hi = c - 1, c + 1
+    if not wrap:
+        out[0, 0], out[0, 1] = max(lo, 0), min(hi, nc - 1)
+        return 1
+    if nc <= 3:
+        out[0, 0], out[0, 1] = 0, nc - 1
+        return 1
+    if lo < 0:
+        out[0, 0], out[0, 1] = lo + nc, nc - 1
+        out[1, 0], out[1, 1] = 0, hi
+        return 2
+    if hi >= nc:
+        out[0, 0], out[0, 1] = lo, nc - 1
+        out[1, 0], out[1, 1] = 0, hi - nc
+        return 2
+    out[0, 0], out[0, 1] = lo, hi
+    return 1
+
+
+@nb.njit(cache=True, inline="always")
+def _scan_row(p, grid, r2, box, spans, nbr, first, last):
+    """Row p's partners (rows q != p closer than sqrt(r2)) written to ``nbr[first:last]`` in
+    scan order (nothing written when ``last == first``); returns ``first`` + their count.
+    ``grid``: (ncx, ncy, start, sp, row_cell) of :func:`_row_grid`; ``box``: (w, h, wrap).
+    The cells beside each other in a row of the grid are one run of the cell-sorted rows, so
+    each of the three rows of neighbour cells is scanned as one loop, not three (the loop
+    overhead was most of a build: cells hold about two units each). Branch-free on the
+    distance test: every candidate is written, and kept only if inside (``m`` advances)."""
+    ncx, ncy, start, sp, row_cell = grid
+    w, h, wrap = box
+    px, py = sp[p, 0], sp[p, 1]
+    c = row_cell[p]
+    xs = spans[0:2]
+    ys = spans[2:4]
+    nx = _span(c % ncx, ncx, wrap, xs)
+    ny = _span(c // ncx, ncy, wrap, ys)
+    m = first
+    for iy in range(ny):
+        for y in range(ys[iy, 0], ys[iy, 1] + 1):
+            row = y * ncx
+            for ix in range(nx):
+                for q in range(start[row + xs[ix, 0]], start[row + xs[ix, 1] + 1]):
+                    dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, w, h, wrap)
+                    if m < last:  # never into the next row (another thread fills it)
+                        nbr[m] = q
+                    m += (dx * dx + dy * dy < r2) & (q != p)
+    return m
 
 
 @nb.njit(cache=True, inline="always")
@@ -328,83 +382,51 @@ def ordered_rows(pos, radius, box_w, box_h, wrap):
     close in memory: row p is unit ``order[p]``, its
     partners ``nbr[ptr[p]:ptr[p + 1]]`` are row numbers, sequenced by unit number ascending
     (each unit's partners in the sequence of ``to_rows(*cell_pairs(...))``). Two parallel
-    passes over the rows (count, then fill and sort), each scanning contiguous cells without
-    branches on the distance test (:func:`ordered_rows_serial` gives the same arrays in one
-    pass, faster on one thread). Returns ptr (n + 1,), nbr (2P,), order (n,), all int64
-    (:func:`row_pairs` names the pairs in the units' own numbering)."""
+    passes over the rows (count, then fill and sort) (:func:`ordered_rows_serial` gives the
+    same arrays in one pass, faster on one thread). Returns ptr (n + 1,), nbr (2P,), order
+    (n,), all int64 (:func:`row_pairs` names the pairs in the units' own numbering)."""
     n = pos.shape[0]
-    ncx, ncy, start, order, offx, offy, sp, row_cell = _row_grid(pos, radius, box_w, box_h, wrap)
+    ncx, ncy, start, order, sp, row_cell = _row_grid(pos, radius, box_w, box_h, wrap)
+    grid = (ncx, ncy, start, sp, row_cell)
+    box = (box_w, box_h, wrap)
     r2 = radius * radius
     count = np.zeros(n + 1, np.int64)
-    scratch = np.empty((n, 9), np.int64)
+    spans = np.empty((n, 4, 2), np.int64)
     for p in nb.prange(n):
-        px, py = sp[p, 0], sp[p, 1]
-        c = row_cell[p]
-        cells = scratch[p]
-        nc = neighbour_cells(c % ncx, c // ncx, ncx, ncy, offx, offy, wrap, cells)
-        m = 0
-        for k in range(nc):
-            cc = cells[k]
-            for q in range(start[cc], start[cc + 1]):
-                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
-                m += (dx * dx + dy * dy < r2) & (q != p)
-        count[p + 1] = m
+        count[p + 1] = _scan_row(p, grid, r2, box, spans[p], order, 0, 0)
     ptr = np.cumsum(count)
-    total = ptr[n]
-    nbr = np.empty(total, np.int64)
+    nbr = np.empty(ptr[n], np.int64)
     for p in nb.prange(n):
-        px, py = sp[p, 0], sp[p, 1]
-        c = row_cell[p]
-        cells = scratch[p]
-        nc = neighbour_cells(c % ncx, c // ncx, ncx, ncy, offx, offy, wrap, cells)
-        first = ptr[p]
-        last = ptr[p + 1]
-        m = first
-        for k in range(nc):
-            cc = cells[k]
-            for q in range(start[cc], start[cc + 1]):
-                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
-                if m < last:  # never into the next row (another thread fills it)
-                    nbr[m] = q  # kept only if inside: m advances then
-                m += (dx * dx + dy * dy < r2) & (q != p)
-        _sort_row(nbr, first, last, order)
+        _scan_row(p, grid, r2, box, spans[p], nbr, ptr[p], ptr[p + 1])
+        _sort_row(nbr, ptr[p], ptr[p + 1], order)
     return ptr, nbr, order
 
 
 @nb.njit(cache=True)
 def ordered_rows_serial(pos, radius, box_w, box_h, wrap):
     """:func:`ordered_rows` on one thread, the same arrays: one pass over the rows, each
-    appended to a growing list (room for every unit of its cells made first, so the
-    branch-free fill never checks), then sorted."""
+    appended to a growing list (room for every other unit made first, so the branch-free fill
+    never runs over), then sorted."""
     n = pos.shape[0]
-    ncx, ncy, start, order, offx, offy, sp, row_cell = _row_grid(pos, radius, box_w, box_h, wrap)
+    ncx, ncy, start, order, sp, row_cell = _row_grid(pos, radius, box_w, box_h, wrap)
+    grid = (ncx, ncy, start, sp, row_cell)
+    box = (box_w, box_h, wrap)
     r2 = radius * radius
     ptr = np.zeros(n + 1, np.int64)
     cap = max(16, 16 * n)
     nbr = np.empty(cap, np.int64)
-    cells = np.empty(9, np.int64)
+    spans = np.empty((4, 2), np.int64)
     m = 0
     for p in range(n):
-        px, py = sp[p, 0], sp[p, 1]
-        c = row_cell[p]
-        nc = neighbour_cells(c % ncx, c // ncx, ncx, ncy, offx, offy, wrap, cells)
-        worst = 0
-        for k in range(nc):
-            worst += start[cells[k] + 1] - start[cells[k]]
+        worst = n - 1  # room for every other unit: the branch-free fill writes each candidate
         if m + worst > cap:
             while m + worst > cap:
                 cap *= 2
             grown = np.empty(cap, np.int64)
             grown[:m] = nbr[:m]
             nbr = grown
-        first = m
-        for k in range(nc):
-            cc = cells[k]
-            for q in range(start[cc], start[cc + 1]):
-                dx, dy = min_image_2d(sp[q, 0] - px, sp[q, 1] - py, box_w, box_h, wrap)
-                nbr[m] = q  # kept only if inside: m advances then
-                m += (dx * dx + dy * dy < r2) & (q != p)
-        _sort_row(nbr, first, m, order)
+        m = _scan_row(p, grid, r2, box, spans, nbr, m, m + worst)
+        _sort_row(nbr, ptr[p], m, order)
         ptr[p + 1] = m
     return ptr, nbr[:m].copy(), order
 
