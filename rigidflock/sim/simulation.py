@@ -228,6 +228,8 @@ class Simulation:
             )  # fmt: skip
             t2 = clock()
             self.world.write_forces()
+            if not k:
+                self._steerer.build_ahead()  # beside the physics step, on the idle core
             t3 = clock()
             self.world.step(dt)
             t4 = clock()

@@ -273,6 +273,7 @@ class Steerer:
         self._sums_bundle = None
         self._unit_cache = None  # (rules, roles, (UnitRules, Weights)) last used
         self._geometry_cache = None  # (rules, (radii, search radius, obstacle grid)) last used
+        self._last = None  # (AI positions, search radius) of the last call, for build_ahead
 
     def _obstacle_grid_for(self, reach: float, feeler: float):
         """A static cell grid of obstacle centres with cells at least ``reach`` wide and its
@@ -431,4 +432,16 @@ class Steerer:
         self.threads.end(t2 - t1)
         self.timings["neighbours"] += t1 - t0
         self.timings["rules"] += t2 - t1
+        self._last = (pos[:n_ai], search)
         return out
+
+    def build_ahead(self) -> None:
+        """Build the next neighbour list from the last call's positions in a background
+        thread when it will soon be needed (:meth:`~.neighbours.VerletPairs.build_ahead`),
+        if the passes run on several threads: the simulation calls this just before the
+        physics step, which runs on one core and leaves the other idle. The next call waits
+        for the build (usually long done) rather than run its passes beside it."""
+        if self._last is not None and self.threads.threads > 1:
+            pos, search = self._last
+            self.verlet.build_ahead(pos, search, self.world.box)
+        self._last = None

@@ -402,7 +402,7 @@ def ordered_rows(pos, radius, box_w, box_h, wrap):
     return ptr, nbr, order
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)  # nogil: built ahead in a thread (VerletPairs.build_ahead)
 def ordered_rows_serial(pos, radius, box_w, box_h, wrap):
     """:func:`ordered_rows` on one thread, the same arrays: one pass over the rows, each
     appended to a growing list (room for every other unit made first, so the branch-free fill

@@ -1,9 +1,11 @@
 """The fast pair search must return exactly the brute-force reference's pairs."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rigidflock.model.steering.cells import row_pairs
 from rigidflock.model.steering.neighbours import (
     VerletPairs,
     directed,
@@ -119,6 +121,66 @@ def test_verlet_rows_equal_the_rows_of_the_candidates():
             np.testing.assert_array_equal(nbr, ref[1])
             pos = np.mod(pos + rng.normal(0, 0.5, pos.shape), box)
         assert a.builds == c.builds
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_lists_built_ahead_give_the_pairs_of_a_fresh_search(seed):
+    """A list built ahead in a background thread (``build_ahead`` after each ``ordered_rows``,
+    as the simulation does before its physics step) is adopted once the current one is on its
+    way to stale, and every tick's candidates, filtered by the radius, are exactly a fresh
+    search's pairs: the same as without building ahead."""
+    rng = np.random.default_rng(seed)
+    box = np.array([200.0, 150.0])
+    for b in (box, None):
+        pos = rng.random((300, 2)) * box
+        # straight on at up to 0.1 a step, as units cruise (a random walk's jumps would often
+        # take a unit from short of building ahead to stale in one step)
+        heading = rng.uniform(0, 2 * np.pi, 300)
+        vel = rng.uniform(0, 0.1, (300, 1)) * np.stack([np.cos(heading), np.sin(heading)], 1)
+        ahead, plain = VerletPairs(3.0), VerletPairs(3.0)
+        for _ in range(100):
+            for v in (ahead, plain):
+                owner, partner = row_pairs(*v.ordered_rows(pos, 12.0, b))
+                d = pos[partner] - pos[owner]
+                if b is not None:
+                    d -= box * np.round(d / box)
+                near = np.hypot(*d.T) < 12.0
+                got = set(zip(owner[near].tolist(), partner[near].tolist(), strict=True))
+                i, j = pairs_cells(pos, 12.0, b)
+                assert got == set(zip(i.tolist(), j.tolist(), strict=True)) | set(
+                    zip(j.tolist(), i.tolist(), strict=True)
+                )
+            ahead.build_ahead(pos, 12.0, b)
+            pos = pos + vel
+            if b is not None:
+                pos = np.mod(pos, box)
+        # the lists are made ahead (each from positions a step older, so a little more often)
+        assert ahead.built_ahead >= 3
+        assert ahead.builds - ahead.built_ahead <= 1  # the first build only
+        assert plain.builds <= ahead.builds <= 2 * plain.builds
+
+
+def test_a_list_built_ahead_is_judged_from_the_positions_it_was_built_from():
+    """Two units closing (skin 2, radius 10; each moves just past AHEAD of half the skin, then
+    0.95 a step): the list built ahead from step 1 (more than radius + skin apart: no pair) is
+    taken at step 2 (still out of range) and must count as built at step 1. At step 3 they are
+    in range and each has moved 1.9 since step 1 (stale: the list is built again and has
+    them) but only 0.95 since step 2 (a list dated from when it was taken would be kept, and
+    miss them)."""
+    from rigidflock.model.steering.neighbours import AHEAD
+
+    v = VerletPairs(2.0)
+    a1 = AHEAD * 1.0 + 0.05
+    xs = [(0.0, 14.0), (a1, 14.0 - a1), (a1 + 0.95, 13.05 - a1), (a1 + 1.9, 12.1 - a1)]
+    assert xs[1][1] - xs[1][0] > 12.0 and xs[2][1] - xs[2][0] > 10.0 > xs[3][1] - xs[3][0]
+    for k, (a, b) in enumerate(xs):
+        pos = np.array([[a, 0.0], [b, 0.0]])
+        ptr, nbr, order = v.ordered_rows(pos, 10.0, None)
+        if k == 1:
+            v.build_ahead(pos, 10.0, None)
+    assert v.built_ahead == 1
+    owner, partner = row_pairs(ptr, nbr, order)
+    assert {(0, 1), (1, 0)} <= set(zip(owner.tolist(), partner.tolist(), strict=True))
 
 
 @settings(max_examples=25, deadline=None)
