@@ -189,6 +189,11 @@ def _add_bench(sub) -> None:
         metavar="N,N,...",
         help="with --scenarios: run each scenario on each of these seeds (default: its own)",
     )
+    b.add_argument(
+        "--workers", type=positive_int, default=None, metavar="N",
+        help="with --scenarios: N runs at a time, each in its own process with one numba "
+        "thread (default 1: one after another in this process)",
+    )  # fmt: skip
     b.set_defaults(func=run.cmd_bench)
 
 

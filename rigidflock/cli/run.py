@@ -215,14 +215,14 @@ def _bench_scenarios(args) -> int:
             f"(one of {', '.join(scenarios.NAMES)})"
         )
     seeds = args.seeds or (None,)
-    print(f"rigidflock bench: {len(names)} scenarios of scenes/scenarios", flush=True)
-    results = []
-    for s in seeds:
-        results += scenarios.run_suite(
-            names,
-            progress=lambda r: print(f"  {r['scenario']} (seed {r['seed']}) done", flush=True),
-            seed=s,
-        )
+    workers = args.workers or 1
+    at_once = f", {workers} runs at a time" if workers > 1 else ""
+    print(f"rigidflock bench: {len(names)} scenarios of scenes/scenarios{at_once}", flush=True)
+    results = scenarios.run_many(
+        [(name, s) for s in seeds for name in names],
+        progress=lambda r: print(f"  {r['scenario']} (seed {r['seed']}) done", flush=True),
+        workers=workers,
+    )
     print(scenarios.format_table(results, seeds=args.seeds is not None))
     if args.json:
         write_json(args.json, results)
@@ -239,6 +239,11 @@ def cmd_bench(args) -> int:
         return _bench_scenarios(args)
     if getattr(args, "seeds", None) is not None:
         raise UsageError("rigidflock bench: --seeds goes with --scenarios (the timing is seeded)")
+    if getattr(args, "workers", None) is not None:
+        raise UsageError(
+            "rigidflock bench: --workers goes with --scenarios (the timing runs each size in "
+            "its own process, one at a time)"
+        )
     if args.plot:
         check_writable(args.plot, "--plot")
         try:

@@ -13,6 +13,7 @@ unit and wall contacts, pinned and stuck unit-seconds, the longest pin, and a co
 from __future__ import annotations
 
 import time
+from concurrent.futures import as_completed
 from pathlib import Path
 
 import numpy as np
@@ -111,15 +112,34 @@ def run_scenario(path, seed: int | None = None) -> dict:
     return r
 
 
+def run_many(jobs, progress=None, workers: int = 1) -> list[dict]:
+    """Each ``(name, seed)`` of ``jobs`` (seed None: the scene's own), results in the order of
+    ``jobs``; ``progress``: optional callable(result), as each finishes. ``workers`` > 1: that
+    many at once, each in its own process with one numba thread
+    (:func:`~rigidflock.runs.executors.local_executor`); a run's figures are the same wherever
+    it runs, all but its wall-clock ``seconds``."""
+    paths = [(scenario_folder() / f"{name}.toml", seed) for name, seed in jobs]
+    out: list = [None] * len(paths)
+    if workers <= 1 or len(paths) <= 1:
+        for k, (path, seed) in enumerate(paths):
+            out[k] = run_scenario(path, seed)
+            if progress is not None:
+                progress(out[k])
+        return out
+    from rigidflock.runs.executors import local_executor
+
+    with local_executor(min(workers, len(paths))) as ex:
+        pending = {ex.submit(run_scenario, path, seed): k for k, (path, seed) in enumerate(paths)}
+        for f in as_completed(pending):
+            out[pending[f]] = f.result()
+            if progress is not None:
+                progress(out[pending[f]])
+    return out
+
+
 def run_suite(names=NAMES, progress=None, seed: int | None = None) -> list[dict]:
     """Every scenario of ``names`` in turn; ``progress``: optional callable(result)."""
-    out = []
-    for name in names:
-        r = run_scenario(scenario_folder() / f"{name}.toml", seed)
-        out.append(r)
-        if progress is not None:
-            progress(r)
-    return out
+    return run_many([(name, seed) for name in names], progress)
 
 
 def format_table(results: list[dict], seeds: bool = False) -> str:

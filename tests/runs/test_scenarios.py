@@ -114,10 +114,32 @@ def test_bench_scenarios_on_several_seeds(tmp_path, capsys):
     assert [ln[1] for ln in lines] == ["1", "2"]
 
 
+def test_bench_scenarios_with_workers_gives_the_same_rows(tmp_path, capsys):
+    """``--workers 2`` runs two scenario runs at a time, each in its own process with one numba
+    thread: the same rows in the same order as one after another here, all but the wall-clock
+    seconds (each run has its own seeded generator; nothing is shared between runs)."""
+    import json
+
+    out = tmp_path / "s.json"
+    args = ["bench", "--scenarios", "wall_squeeze", "--seeds", "1,2", "--workers", "2"]
+    assert main([*args, "--json", str(out)]) == 0
+    assert "2 runs at a time" in capsys.readouterr().out
+    rows = json.loads(out.read_text())
+    for row, seed in zip(rows, (1, 2), strict=True):
+        here = scenarios.run_scenario(scenario_folder() / "wall_squeeze.toml", seed)
+        assert row == {**here, "seconds": row["seconds"]}
+
+
 def test_seeds_without_scenarios_is_one_clear_line(capsys):
     assert main(["bench", "--seeds", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--seeds" in err[0] and "--scenarios" in err[0]
+
+
+def test_workers_without_scenarios_is_one_clear_line(capsys):
+    assert main(["bench", "--workers", "2"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--workers" in err[0] and "--scenarios" in err[0]
 
 
 @pytest.mark.parametrize("bad", ["1,x", "-1", "", "1,,2"])
