@@ -10,6 +10,8 @@ minimum-image distance when ``box`` is given (a wrap-around world of size ``box 
 
 from __future__ import annotations
 
+import os
+import queue
 import threading
 
 import numpy as np
@@ -212,7 +214,7 @@ class VerletPairs:
         count; its reference is the positions it was built from, so the stale check that
         follows judges it like any other list."""
         job = self._next
-        job.thread.join()
+        job.wait()
         self._next = None
         if job.rows is None or job.radius != radius or len(job.ref) != len(pos):
             return
@@ -241,22 +243,61 @@ def _build_rows(ordered_rows, pos: np.ndarray, r: float, box: np.ndarray | None)
 
 
 class _Build:
-    """A neighbour list being built in a background thread from positions ``ref``: ``rows``
-    once done (None until then, or if the build failed: the caller then builds itself)."""
+    """A neighbour list being built in the background from positions ``ref``: ``rows`` once
+    ``done`` (None if the build failed: the caller then builds the list itself)."""
 
     def __init__(self, ref: np.ndarray, radius: float):
         self.ref, self.radius = ref, radius
         self.rows = None
-        self.thread: threading.Thread | None = None
+        self.done = threading.Event()
+        self.pid = os.getpid()
 
     def start(self, kernel, r: float, box: np.ndarray | None) -> None:
-        def run():
-            try:
-                self.rows = _build_rows(kernel, self.ref, r, box)
-            except Exception:  # e.g. MemoryError: the tick builds the list itself
-                self.rows = None
+        self._args = (kernel, r, box)
+        _BUILDER.submit(self)
 
-        # a thread per build (every dozen ticks or so), not a pool: a pool's worker does not
-        # survive a fork, and a forked sweep worker would wait on it forever
-        self.thread = threading.Thread(target=run, name="rigidflock-neighbours", daemon=True)
-        self.thread.start()
+    def run(self) -> None:
+        kernel, r, box = self._args
+        try:
+            self.rows = _build_rows(kernel, self.ref, r, box)
+        except Exception:  # e.g. MemoryError: the tick builds the list itself
+            self.rows = None
+        finally:
+            self.done.set()
+
+    def wait(self) -> None:
+        """Until the build is done; at once in a forked child whose parent had it under way
+        (no thread builds it there: ``rows`` stays None)."""
+        if self.pid == os.getpid():
+            self.done.wait()
+
+
+class _Builder:
+    """The process's one background thread for lists built ahead, started at the first and
+    kept: starting a thread per build made the caller wait for it to start (~0.3 ms, while
+    numba's idle workers still spin on both cores). Started again in a forked child, where
+    the parent's thread does not exist."""
+
+    def __init__(self):
+        self._pid = -1
+        self._jobs: queue.SimpleQueue | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, job: _Build) -> None:
+        with self._lock:
+            if self._pid != os.getpid():
+                self._jobs = queue.SimpleQueue()
+                worker = threading.Thread(
+                    target=_serve, args=(self._jobs,), name="rigidflock-neighbours", daemon=True
+                )
+                worker.start()
+                self._pid = os.getpid()
+            self._jobs.put(job)
+
+
+def _serve(jobs: queue.SimpleQueue) -> None:
+    while True:
+        jobs.get().run()
+
+
+_BUILDER = _Builder()

@@ -7,7 +7,8 @@ units at 23 ms a tick on two threads beside two busy processes, 0.32 ms on one).
 parallel work) on one thread and on all of them, interleaved, and keeps the faster; it probes
 again after a while
 (less often while the answer stays the same), and drops to one thread at once when a parallel
-tick stalls (takes several times the one-thread time). Results do not depend on the choice:
+tick stalls (takes several times the one-thread time; while running, two ticks in a row).
+Results do not depend on the choice:
 every kernel sums each unit's terms in a fixed order whatever the thread count.
 
 With ``NUMBA_NUM_THREADS=1`` (what sweeps and vector environments set in their workers, so
@@ -23,7 +24,11 @@ import numba as nb
 # The probe: thread counts to time, in order ("1" one thread, "N" all of them); the first tick of
 # each is a warm-up and not counted.
 PROBE = ("1", "N", "1", "N", "1", "N", "1", "N")
-STALL = 3.0  # a parallel tick this many times the one-thread time is a stall: stop using threads
+STALL = 3.0  # a parallel tick this many times the one-thread time is a stall
+# stalls in a row, while running, before dropping to one thread: one alone is a hiccup (a page
+# fault burst, the collector, another process's time slice), and dropping for it cost ~30% of
+# the speed until the next probe (1 of 6 300-tick runs of 10,000 units did, at tick 60)
+STALLS = 2
 
 
 class ThreadPolicy:
@@ -41,6 +46,7 @@ class ThreadPolicy:
         self._times: dict[str, list[float]] = {"1": [], "N": []}
         self._left = 0  # ticks until the next probe
         self._serial = float("inf")  # the last measured one-thread time
+        self._stalls = 0  # stalled parallel ticks in a row, while running
         self._step = 0 if self.max_threads > 1 else -1  # position in the probe; -1: not probing
 
     def begin(self) -> None:
@@ -59,8 +65,12 @@ class ThreadPolicy:
             if self.max_threads <= 1:
                 return
             if self.threads > 1 and seconds > STALL * self._serial:
-                self._choose(1)  # the cores got busy: one thread until the probe
-                return
+                self._stalls += 1
+                if self._stalls >= STALLS:
+                    self._choose(1)  # the cores got busy: one thread until the probe
+                    return
+            else:
+                self._stalls = 0
             self._left -= 1
             if self._left <= 0:
                 self._step = 0
@@ -87,6 +97,7 @@ class ThreadPolicy:
         self.probes += 1
         self.threads = threads
         self._step = -1
+        self._stalls = 0
         # the same answer again: probe less often; a change or a stall: probe again soon
         self.period = min(2 * self.period, self.max_period) if same else self.base_period
         self._left = self.period

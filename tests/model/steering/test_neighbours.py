@@ -160,6 +160,45 @@ def test_lists_built_ahead_give_the_pairs_of_a_fresh_search(seed):
         assert plain.builds <= ahead.builds <= 2 * plain.builds
 
 
+def test_a_forked_child_builds_its_own_lists():
+    """A process forked while a list was being built ahead does not wait for a build no
+    thread of its own runs (it builds the list itself), and builds ahead again with its own
+    background thread."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork here")
+    rng = np.random.default_rng(5)
+    pos = rng.random((300, 2)) * 200.0
+    v = VerletPairs(3.0)
+    v.ordered_rows(pos, 12.0, None)
+    v._moved2 = np.inf  # as if half way to stale: build ahead now
+    v.build_ahead(pos, 12.0, None)
+    job = v._next
+    job.done.clear()  # a build still under way when the process forks
+    ctx = multiprocessing.get_context("fork")
+    child = ctx.Process(target=_child_builds, args=(v, pos))
+    child.start()
+    child.join(timeout=30)
+    if child.is_alive():
+        child.kill()
+    job.done.set()
+    assert child.exitcode == 0
+
+
+def _child_builds(v, pos):
+    i, j = pairs_cells(pos, 12.0, None)
+    want = set(zip(i.tolist(), j.tolist(), strict=True))
+    owner, partner = row_pairs(*v.ordered_rows(pos, 12.0, None))  # does not wait on the parent's
+    d = np.hypot(*(pos[partner] - pos[owner]).T) < 12.0
+    assert want <= set(zip(owner[d].tolist(), partner[d].tolist(), strict=True))
+    moved = pos + 0.9  # 1.27 moved, 0.85 of half the skin: build ahead, here
+    v.ordered_rows(moved, 12.0, None)
+    v.build_ahead(moved, 12.0, None)
+    v.ordered_rows(moved, 12.0, None)
+    assert v.built_ahead >= 1 and v._next is None
+
+
 def test_a_list_built_ahead_is_judged_from_the_positions_it_was_built_from():
     """Two units closing (skin 2, radius 10; each moves just past AHEAD of half the skin, then
     0.95 a step): the list built ahead from step 1 (more than radius + skin apart: no pair) is

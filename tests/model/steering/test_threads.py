@@ -3,7 +3,7 @@
 import numba
 import pytest
 
-from rigidflock.model.steering.threads import PROBE, ThreadPolicy
+from rigidflock.model.steering.threads import PROBE, STALLS, ThreadPolicy
 
 # the policy sets numba's thread count; numba refuses more than NUMBA_NUM_THREADS
 two_threads = pytest.mark.skipif(
@@ -36,13 +36,28 @@ def test_keeps_one_thread_when_threads_stall():
 
 
 @two_threads
-def test_stall_while_running_drops_to_one_thread():
+def test_stalls_while_running_drop_to_one_thread():
     p = ThreadPolicy(max_threads=2)
     run(p, {1: 4e-3, 2: 2e-3}, len(PROBE))
     assert p.threads == 2
-    p.begin()
-    p.end(50e-3)  # the machine got busy
+    for _ in range(STALLS):
+        assert p.threads == 2
+        p.begin()
+        p.end(50e-3)  # the machine got busy
     assert p.threads == 1
+
+
+@two_threads
+def test_a_single_slow_tick_keeps_the_threads():
+    """One slow parallel tick between normal ones (a hiccup) is no reason to drop to one
+    thread until the next probe."""
+    p = ThreadPolicy(max_threads=2)
+    run(p, {1: 4e-3, 2: 2e-3}, len(PROBE))
+    for _ in range(5):
+        p.begin()
+        p.end(50e-3)
+        run(p, {1: 4e-3, 2: 2e-3}, 3)
+    assert p.threads == 2 and p.probes == 1
 
 
 @two_threads
