@@ -215,11 +215,12 @@ def _bench_scenarios(args) -> int:
             f"(one of {', '.join(scenarios.NAMES)})"
         )
     seeds = args.seeds or (None,)
-    workers = args.workers or 1
+    jobs = [(name, s) for s in seeds for name in names]
+    workers = min(args.workers or 1, len(jobs))
     at_once = f", {workers} runs at a time" if workers > 1 else ""
     print(f"rigidflock bench: {len(names)} scenarios of scenes/scenarios{at_once}", flush=True)
     results = scenarios.run_many(
-        [(name, s) for s in seeds for name in names],
+        jobs,
         progress=lambda r: print(f"  {r['scenario']} (seed {r['seed']}) done", flush=True),
         workers=workers,
     )

@@ -114,10 +114,10 @@ def run_scenario(path, seed: int | None = None) -> dict:
 
 def run_many(jobs, progress=None, workers: int = 1) -> list[dict]:
     """Each ``(name, seed)`` of ``jobs`` (seed None: the scene's own), results in the order of
-    ``jobs``; ``progress``: optional callable(result), as each finishes. ``workers`` > 1: that
-    many at once, each in its own process with one numba thread
+    ``jobs``; ``progress``: optional callable(result), as each finishes. ``workers`` > 1 (and
+    more than one job): that many at once, each in its own process with one numba thread
     (:func:`~rigidflock.runs.executors.local_executor`); a run's figures are the same wherever
-    it runs, all but its wall-clock ``seconds``."""
+    it runs, all but its wall-clock ``seconds`` (a worker's first also loads the kernels)."""
     paths = [(scenario_folder() / f"{name}.toml", seed) for name, seed in jobs]
     out: list = [None] * len(paths)
     if workers <= 1 or len(paths) <= 1:
@@ -130,10 +130,14 @@ def run_many(jobs, progress=None, workers: int = 1) -> list[dict]:
 
     with local_executor(min(workers, len(paths))) as ex:
         pending = {ex.submit(run_scenario, path, seed): k for k, (path, seed) in enumerate(paths)}
-        for f in as_completed(pending):
-            out[pending[f]] = f.result()
-            if progress is not None:
-                progress(out[pending[f]])
+        try:
+            for f in as_completed(pending):
+                out[pending[f]] = f.result()
+                if progress is not None:
+                    progress(out[pending[f]])
+        except BaseException:  # a run failed, or Ctrl-C: do not start the rest
+            ex.shutdown(wait=False, cancel_futures=True)
+            raise
     return out
 
 

@@ -71,6 +71,10 @@ class Steering:
             if len(self.pair_source) == 4:
                 ptr, nbr, order, mask = self.pair_source
                 i, j = cells.row_pairs(ptr, nbr, order)
+                # by unit, not by row: the rows' order depends on when the list was built,
+                # which (lists built ahead) may vary from run to run; partners stay ascending
+                by_unit = np.argsort(i, kind="stable")
+                i, j, mask = i[by_unit], j[by_unit], mask[by_unit]
             else:
                 i, j, mask = self.pair_source
             self._pairs = (i[mask].astype(np.intp), j[mask].astype(np.intp))
@@ -440,8 +444,12 @@ class Steerer:
         thread when it will soon be needed (:meth:`~.neighbours.VerletPairs.build_ahead`),
         if the passes run on several threads: the simulation calls this just before the
         physics step, which runs on one core and leaves the other idle. The next call waits
-        for the build (usually long done) rather than run its passes beside it."""
-        if self._last is not None and self.threads.threads > 1:
-            pos, search = self._last
-            self.verlet.build_ahead(pos, search, self.world.box)
-        self._last = None
+        for the build (usually long done) rather than run its passes beside it. Never
+        raises: building ahead only saves time, and a list not built ahead is built in the
+        tick (e.g. after a MemoryError copying the positions)."""
+        last, self._last = self._last, None
+        if last is not None and self.threads.threads > 1:
+            try:
+                self.verlet.build_ahead(*last, self.world.box)
+            except Exception:
+                self.verlet.cancel_ahead()

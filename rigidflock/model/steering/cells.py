@@ -392,8 +392,9 @@ def ordered_rows(pos, radius, box_w, box_h, wrap):
     r2 = radius * radius
     count = np.zeros(n + 1, np.int64)
     spans = np.empty((n, 4, 2), np.int64)
+    nothing = np.empty(0, np.int64)  # the count pass writes nothing (last == first)
     for p in nb.prange(n):
-        count[p + 1] = _scan_row(p, grid, r2, box, spans[p], order, 0, 0)
+        count[p + 1] = _scan_row(p, grid, r2, box, spans[p], nothing, 0, 0)
     ptr = np.cumsum(count)
     nbr = np.empty(ptr[n], np.int64)
     for p in nb.prange(n):

@@ -192,7 +192,8 @@ class VerletPairs:
         physics step, which runs on one core) instead of stalling a later steering pass.
         Which valid list the pairs come from changes no result (each unit sums its partners in
         unit order, and partners out of range count for nothing), so this changes timings
-        only. The build runs on one thread: call it only when the tick may use two cores."""
+        only. The build runs on one thread: call it only when the tick may use two cores. For
+        :meth:`ordered_rows` only (:meth:`rows` and :meth:`candidates` never take it)."""
         if (
             self._next is not None
             or self._ref is None
@@ -208,6 +209,10 @@ class VerletPairs:
         job = _Build(ref, radius)
         job.start(cells.ordered_rows_serial, radius + self.skin, box)
         self._next = job
+
+    def cancel_ahead(self) -> None:
+        """Forget a list being built ahead (its thread finishes it unused)."""
+        self._next = None
 
     def _take_ahead(self, pos, radius) -> None:
         """Adopt the list built ahead once it is done, if built for this radius and unit
@@ -250,7 +255,7 @@ class _Build:
         self.ref, self.radius = ref, radius
         self.rows = None
         self.done = threading.Event()
-        self.pid = os.getpid()
+        self.worker: threading.Thread | None = None  # the thread it was queued to
 
     def start(self, kernel, r: float, box: np.ndarray | None) -> None:
         self._args = (kernel, r, box)
@@ -266,32 +271,39 @@ class _Build:
             self.done.set()
 
     def wait(self) -> None:
-        """Until the build is done; at once in a forked child whose parent had it under way
-        (no thread builds it there: ``rows`` stays None)."""
-        if self.pid == os.getpid():
-            self.done.wait()
+        """Until the build is done, or its worker is gone (a forked child whose parent had it
+        under way: no thread builds it there; ``rows`` stays None and the caller builds)."""
+        while not self.done.wait(0.05):
+            if self.worker is None or not self.worker.is_alive():
+                return
 
 
 class _Builder:
     """The process's one background thread for lists built ahead, started at the first and
     kept: starting a thread per build made the caller wait for it to start (~0.3 ms, while
-    numba's idle workers still spin on both cores). Started again in a forked child, where
-    the parent's thread does not exist."""
+    numba's idle workers still spin on both cores). Started again when gone: in a forked
+    child (where the parent's thread does not exist; the lock is made anew there too, as a
+    fork may have caught it held) or if it died."""
 
     def __init__(self):
-        self._pid = -1
-        self._jobs: queue.SimpleQueue | None = None
+        self._reset()
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
         self._lock = threading.Lock()
+        self._jobs: queue.SimpleQueue | None = None
+        self._worker: threading.Thread | None = None
 
     def submit(self, job: _Build) -> None:
         with self._lock:
-            if self._pid != os.getpid():
+            if self._worker is None or not self._worker.is_alive():
                 self._jobs = queue.SimpleQueue()
-                worker = threading.Thread(
+                self._worker = threading.Thread(
                     target=_serve, args=(self._jobs,), name="rigidflock-neighbours", daemon=True
                 )
-                worker.start()
-                self._pid = os.getpid()
+                self._worker.start()
+            job.worker = self._worker
             self._jobs.put(job)
 
 

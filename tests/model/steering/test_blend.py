@@ -104,3 +104,31 @@ def test_lists_built_ahead_are_bit_identical_to_fresh_searches(scene_from, bound
     a, b = trace(fresh, 400), trace(ahead, 400)
     assert np.array_equal(a, b)
     assert ahead._steerer.verlet.built_ahead >= 3
+
+
+def test_a_failing_build_ahead_leaves_the_tick_whole(scene_from, monkeypatch):
+    """Building ahead only saves time: when it fails (here a MemoryError copying the
+    positions) the tick goes on and builds its lists itself, the run unchanged."""
+    sc = scene_from(SCENE.format(bounds="walls", view="wide"))
+    fresh = Simulation(sc, neighbour_skin=0.0)
+    ahead = Simulation(sc, neighbour_skin=6.0)
+    ahead._steerer.threads = _TwoThreads()
+
+    def fail(*args):
+        raise MemoryError
+
+    monkeypatch.setattr(ahead._steerer.verlet, "build_ahead", fail)
+    assert np.array_equal(trace(fresh, 200), trace(ahead, 200))
+    assert ahead._steerer.verlet.built_ahead == 0
+
+
+def test_flocking_pairs_come_by_unit_whichever_list_made_them(scene_from):
+    """``Steering.pairs`` in the units' order (owner, then partner ascending), not in the
+    rows' cell order, which depends on when the list was built: the viewer draws the first
+    links, the same ones in every run."""
+    sim = Simulation(scene_from(SCENE.format(bounds="wrap", view="wide")))
+    for _ in range(30):
+        sim.step()
+    i, j = sim.steering.pairs
+    assert len(i) > 50
+    assert (np.lexsort((j, i)) == np.arange(len(i))).all()
