@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
+import time
 
 import numpy as np
 from scipy.spatial import cKDTree
@@ -107,6 +108,8 @@ class VerletPairs:
         self.skin = float(skin)
         self.builds = 0
         self.built_ahead = 0  # of the builds, those made ahead in a background thread
+        self.build_seconds = 0.0  # how long the last build took (the tick's, or one made ahead)
+        self.ahead_from = AHEAD_FROM  # build ahead only lists that took this long to build
         self._ref: np.ndarray | None = None
         self._radius = -1.0
         self._moved2 = np.inf  # the last stale check's largest squared move since the build
@@ -180,7 +183,9 @@ class VerletPairs:
             # build, ~2 x faster there; else the two-pass parallel one (the same arrays)
             many = nb.get_num_threads() > 1
             ordered_rows = cells.ordered_rows if many else cells.ordered_rows_serial
+            start = time.perf_counter()
             self.ordered = _build_rows(ordered_rows, pos, radius + self.skin, box)
+            self.build_seconds = time.perf_counter() - start
             self._built(pos, radius)
             self._moved2 = 0.0
         return self.ordered
@@ -192,8 +197,10 @@ class VerletPairs:
         physics step, which runs on one core) instead of stalling a later steering pass.
         Which valid list the pairs come from changes no result (each unit sums its partners in
         unit order, and partners out of range count for nothing), so this changes timings
-        only. The build runs on one thread: call it only when the tick may use two cores. For
-        :meth:`ordered_rows` only (:meth:`rows` and :meth:`candidates` never take it)."""
+        only. Only lists whose last build took ``ahead_from`` seconds or more (the first
+        builds, warming up, may go ahead). The build runs on one thread: call it only when the
+        tick may use two cores. For :meth:`ordered_rows` only (:meth:`rows` and
+        :meth:`candidates` never take it)."""
         if (
             self._next is not None
             or self._ref is None
@@ -201,6 +208,7 @@ class VerletPairs:
             or len(pos) != len(self._ref)
             or len(pos) < 2
             or not self._moved2 > (AHEAD * 0.5 * self.skin) ** 2
+            or self.build_seconds < self.ahead_from
         ):
             return
         from rigidflock.model.steering import cells
@@ -224,12 +232,17 @@ class VerletPairs:
         if job.rows is None or job.radius != radius or len(job.ref) != len(pos):
             return
         self.ordered = job.rows
+        self.build_seconds = job.seconds
         self._ref = job.ref
         self._radius = radius
         self.builds += 1
         self.built_ahead += 1
 
 
+# seconds: lists quicker to build than this are built in the tick. Handing a build to the
+# thread and taking it back costs tens of microseconds of the tick; a build at 1,000 units
+# takes ~0.07 ms every ~10 ticks, and building those ahead made the tick ~3-10% slower
+AHEAD_FROM = 0.5e-3
 # the share of the way to stale (half the skin) at which a list is built ahead: a build takes
 # about a tick's work on one thread and is taken at the next tick, so lists are built 1 / AHEAD
 # times as often as without (every ~10 ticks instead of ~12.5 for the 10,000-unit benchmark
@@ -254,6 +267,7 @@ class _Build:
     def __init__(self, ref: np.ndarray, radius: float):
         self.ref, self.radius = ref, radius
         self.rows = None
+        self.seconds = 0.0  # how long the build took
         self.done = threading.Event()
         self.worker: threading.Thread | None = None  # the thread it was queued to
 
@@ -263,8 +277,10 @@ class _Build:
 
     def run(self) -> None:
         kernel, r, box = self._args
+        start = time.perf_counter()
         try:
             self.rows = _build_rows(kernel, self.ref, r, box)
+            self.seconds = time.perf_counter() - start
         except Exception:  # e.g. MemoryError: the tick builds the list itself
             self.rows = None
         finally:

@@ -138,6 +138,7 @@ def test_lists_built_ahead_give_the_pairs_of_a_fresh_search(seed):
         heading = rng.uniform(0, 2 * np.pi, 300)
         vel = rng.uniform(0, 0.1, (300, 1)) * np.stack([np.cos(heading), np.sin(heading)], 1)
         ahead, plain = VerletPairs(3.0), VerletPairs(3.0)
+        ahead.ahead_from = 0.0  # however quick the build
         for _ in range(100):
             for v in (ahead, plain):
                 owner, partner = row_pairs(*v.ordered_rows(pos, 12.0, b))
@@ -171,6 +172,7 @@ def test_a_forked_child_builds_its_own_lists():
     rng = np.random.default_rng(5)
     pos = rng.random((300, 2)) * 200.0
     v = VerletPairs(3.0)
+    v.ahead_from = 0.0
     v.ordered_rows(pos, 12.0, None)
     v._moved2 = np.inf  # as if half way to stale: build ahead now
     v.build_ahead(pos, 12.0, None)
@@ -197,6 +199,23 @@ def _child_builds(v, pos):
     v.build_ahead(moved, 12.0, None)
     v.ordered_rows(moved, 12.0, None)
     assert v.built_ahead >= 1 and v._next is None
+
+
+def test_quick_lists_are_built_in_the_tick():
+    """A list quicker to build than ``ahead_from`` (300 units: tens of microseconds) is built
+    in the tick, as handing it to the thread would cost more than it saves."""
+    from rigidflock.model.steering.cells import ordered_rows, ordered_rows_serial
+
+    rng = np.random.default_rng(4)
+    pos = rng.random((300, 2)) * 200.0
+    for build in (ordered_rows, ordered_rows_serial):  # loaded: a first call takes longer
+        build(pos, 15.0, 0.0, 0.0, False)
+    v = VerletPairs(3.0)
+    for _ in range(40):
+        v.ordered_rows(pos, 12.0, None)
+        v.build_ahead(pos, 12.0, None)
+        pos = pos + 0.1  # stale every ~11 steps
+    assert v.builds >= 3 and v.built_ahead == 0 and v.build_seconds < v.ahead_from
 
 
 def test_waiting_on_a_build_whose_worker_is_gone_returns():
@@ -226,6 +245,7 @@ def test_a_list_built_ahead_is_judged_from_the_positions_it_was_built_from():
     from rigidflock.model.steering.neighbours import AHEAD
 
     v = VerletPairs(2.0)
+    v.ahead_from = 0.0
     a1 = AHEAD * 1.0 + 0.05
     xs = [(0.0, 14.0), (a1, 14.0 - a1), (a1 + 0.95, 13.05 - a1), (a1 + 1.9, 12.1 - a1)]
     assert xs[1][1] - xs[1][0] > 12.0 and xs[2][1] - xs[2][0] > 10.0 > xs[3][1] - xs[3][0]
