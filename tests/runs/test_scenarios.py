@@ -136,6 +136,16 @@ def test_seeds_without_scenarios_is_one_clear_line(capsys):
     assert len(err) == 1 and "--seeds" in err[0] and "--scenarios" in err[0]
 
 
+@pytest.mark.parametrize("bad", ["0", "-2", "x", ""])
+def test_a_bad_worker_count_is_one_clear_line(bad, tmp_path, capsys):
+    out = tmp_path / "s.json"
+    args = ["bench", "--scenarios", "wall_squeeze", "--workers", bad, "--json", str(out)]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--workers" in err[0]
+    assert not out.exists()
+
+
 def test_workers_without_scenarios_is_one_clear_line(capsys):
     assert main(["bench", "--workers", "2"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

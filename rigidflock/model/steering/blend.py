@@ -17,6 +17,7 @@ its size when it wraps, else None; ``walls`` whether its bounds are walls).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -449,7 +450,5 @@ class Steerer:
         tick (e.g. after a MemoryError copying the positions)."""
         last, self._last = self._last, None
         if last is not None and self.threads.threads > 1:
-            try:
+            with contextlib.suppress(Exception):
                 self.verlet.build_ahead(*last, self.world.box)
-            except Exception:
-                self.verlet.cancel_ahead()

@@ -214,13 +214,9 @@ class VerletPairs:
         from rigidflock.model.steering import cells
 
         ref = np.array(pos, dtype=np.float64)  # a copy: the caller's array changes next tick
-        job = _Build(ref, radius)
-        job.start(cells.ordered_rows_serial, radius + self.skin, box)
-        self._next = job
-
-    def cancel_ahead(self) -> None:
-        """Forget a list being built ahead (its thread finishes it unused)."""
-        self._next = None
+        job = _Build(ref, radius, cells.ordered_rows_serial, radius + self.skin, box)
+        _BUILDER.submit(job)
+        self._next = job  # only once queued: a failure above leaves no list pending
 
     def _take_ahead(self, pos, radius) -> None:
         """Adopt the list built ahead once it is done, if built for this radius and unit
@@ -264,22 +260,18 @@ class _Build:
     """A neighbour list being built in the background from positions ``ref``: ``rows`` once
     ``done`` (None if the build failed: the caller then builds the list itself)."""
 
-    def __init__(self, ref: np.ndarray, radius: float):
+    def __init__(self, ref: np.ndarray, radius: float, kernel, r: float, box: np.ndarray | None):
         self.ref, self.radius = ref, radius
+        self.kernel, self.r, self.box = kernel, r, box  # what to build: kernel(ref) for r
         self.rows = None
         self.seconds = 0.0  # how long the build took
         self.done = threading.Event()
         self.worker: threading.Thread | None = None  # the thread it was queued to
 
-    def start(self, kernel, r: float, box: np.ndarray | None) -> None:
-        self._args = (kernel, r, box)
-        _BUILDER.submit(self)
-
     def run(self) -> None:
-        kernel, r, box = self._args
         start = time.perf_counter()
         try:
-            self.rows = _build_rows(kernel, self.ref, r, box)
+            self.rows = _build_rows(self.kernel, self.ref, self.r, self.box)
             self.seconds = time.perf_counter() - start
         except Exception:  # e.g. MemoryError: the tick builds the list itself
             self.rows = None

@@ -226,7 +226,7 @@ def test_waiting_on_a_build_whose_worker_is_gone_returns():
 
     from rigidflock.model.steering.neighbours import _Build
 
-    job = _Build(np.zeros((3, 2)), 1.0)
+    job = _Build(np.zeros((3, 2)), 1.0, None, 2.0, None)
     job.worker = threading.Thread(target=lambda: None)
     job.worker.start()
     job.worker.join()
