@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_DAMAGED = 3  # verify: the readable part matches, but the file is damaged or cut short
@@ -34,6 +35,26 @@ def whole_number(minimum: int):
 
 positive_int = whole_number(1)
 seed = count = whole_number(0)
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(text: str) -> int:
+    """An argparse type: a number of worker processes on this machine, 1 to its core count.
+    Each worker is a simulation on a core of its own (~200 MB with numba and pymunk loaded);
+    more than the cores only slows every run, and hundreds would exhaust the memory."""
+    value = positive_int(text)
+    if value > cores():
+        raise argparse.ArgumentTypeError(
+            f"at most {cores()} here (this machine's cores: one run each), got {value}"
+        )
+    return value
 
 
 def size(text: str) -> tuple[int, int]:

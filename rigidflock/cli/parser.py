@@ -19,6 +19,7 @@ from rigidflock.cli.args import (
     set_arg,
     size,
     unit_list,
+    worker_count,
 )
 
 
@@ -190,9 +191,9 @@ def _add_bench(sub) -> None:
         help="with --scenarios: run each scenario on each of these seeds (default: its own)",
     )
     b.add_argument(
-        "--workers", type=positive_int, default=None, metavar="N",
+        "--workers", type=worker_count, default=None, metavar="N",
         help="with --scenarios: N runs at a time, each in its own process with one numba "
-        "thread (default 1: one after another in this process)",
+        "thread, at most the core count (default 1: one after another in this process)",
     )  # fmt: skip
     b.set_defaults(func=run.cmd_bench)
 
@@ -220,14 +221,15 @@ def _add_sweep(sub) -> None:
     )
     set_arg(s, "change a key of the base scene for every run, e.g. --set rules.chase=false")
     s.add_argument(
-        "--workers", type=positive_int, default=None, metavar="N",
-        help="local worker processes (default: the core count; 1: in this process)",
+        "--workers", type=worker_count, default=None, metavar="N",
+        help="local worker processes, at most the core count (default: the core count; 1: in "
+        "this process)",
     )  # fmt: skip
     s.add_argument(
         "--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler (dask extra)"
     )
     s.add_argument(
-        "--dask-local", type=positive_int, default=None, metavar="N",
+        "--dask-local", type=worker_count, default=None, metavar="N",
         help="start a Dask LocalCluster of N worker processes and run on it",
     )  # fmt: skip
     s.add_argument(

@@ -136,8 +136,10 @@ def test_seeds_without_scenarios_is_one_clear_line(capsys):
     assert len(err) == 1 and "--seeds" in err[0] and "--scenarios" in err[0]
 
 
-@pytest.mark.parametrize("bad", ["0", "-2", "x", ""])
+@pytest.mark.parametrize("bad", ["0", "-2", "x", "", "10000"])
 def test_a_bad_worker_count_is_one_clear_line(bad, tmp_path, capsys):
+    """10,000 workers would start a process each (~200 MB apiece): more than the cores is
+    refused, as a bad number is."""
     out = tmp_path / "s.json"
     args = ["bench", "--scenarios", "wall_squeeze", "--workers", bad, "--json", str(out)]
     assert main(args) == 2
