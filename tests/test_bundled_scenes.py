@@ -4,7 +4,7 @@ import pytest
 
 from rigidflock import Simulation, bundled_scene
 from rigidflock.cli import main
-from rigidflock.scenes import bundled_names, bundled_scenes, resolve_scene
+from rigidflock.scenes import bundled_names, bundled_scenes, resolve_scene, resolve_sweep
 from tests.conftest import ROOT
 
 
@@ -45,6 +45,28 @@ def test_run_and_simulation_take_a_bundled_name(tmp_path, monkeypatch, capsys):
     assert main(["run", "aidemo4", "--ticks", "3", "--quiet"]) == 0
     assert main(["check", "rts_doorway.toml"]) == 0
     assert Simulation("forest", seed=2).units.n_ai == 40
+
+
+def test_the_readmes_checkout_paths_work_anywhere(tmp_path, monkeypatch, capsys):
+    """The README writes scene and sweep paths as in a checkout (``scenes/forest.toml``,
+    ``scenes/sweeps/forest_cohesion.toml``); run from any other folder (an installed copy) they
+    name the bundled files, and a sweep also goes by its name. A file of that path here wins."""
+    monkeypatch.chdir(tmp_path)
+    folder = ROOT / "rigidflock" / "scenes"
+    assert resolve_scene("scenes/forest.toml").resolve() == (folder / "forest.toml").resolve()
+    scenario = resolve_scene("scenes/scenarios/wall_squeeze.toml").resolve()
+    assert scenario == (folder / "scenarios" / "wall_squeeze.toml").resolve()
+    sweep = (folder / "sweeps" / "forest_cohesion.toml").resolve()
+    assert resolve_sweep("scenes/sweeps/forest_cohesion.toml").resolve() == sweep
+    assert resolve_sweep("forest_cohesion").resolve() == sweep
+    assert str(resolve_scene("scenes/../aidemo4.toml")) == "scenes/../aidemo4.toml"  # not mapped
+    assert resolve_scene("scenes/nope.toml").name == "nope.toml"  # left for the reader to report
+    assert main(["check", "scenes/scenarios/wall_squeeze.toml"]) == 0
+    (tmp_path / "scenes").mkdir()
+    (tmp_path / "scenes" / "forest.toml").write_text("[[groups]]\ncount = 2\n")
+    assert (
+        resolve_scene("scenes/forest.toml").resolve() == (tmp_path / "scenes/forest.toml").resolve()
+    )
 
 
 def test_an_unknown_name_is_one_clear_line(tmp_path, monkeypatch, capsys):

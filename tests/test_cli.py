@@ -128,6 +128,17 @@ def test_bad_usage_is_one_line_and_exit_2(capsys, args):
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("option", "needs"), [("--trace-every", "--trace"), ("--every", "--series")]
+)
+def test_an_option_without_the_output_it_shapes_is_one_line(option, needs, capsys):
+    """``--trace-every`` without ``--trace`` (or ``--every`` without ``--series``) would do
+    nothing: refused, before anything runs, naming both."""
+    assert main(["run", "aidemo4", "--ticks", "3", option, "5"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and option in err[0] and needs in err[0]
+
+
 def test_missing_scene_file(tmp_path, capsys):
     assert main(["run", str(tmp_path / "nope.toml")]) == 2
     err = capsys.readouterr().err

@@ -1,6 +1,6 @@
 """Fuzz the command line with bad scenes and damaged replays; report what it did with them.
 
-    python tools/fuzz_scenes.py [--cases 850] [--jobs 2] [--timeout 60] [--replays] [--out DIR]
+    python tools/fuzz_scenes.py [--cases 850] [--jobs 2] [--timeout 60] [--replays]
 
 Scenes: a corpus of structured mutations of every bundled scene (each number replaced by 0, -1,
 1e308, nan, inf, 10**12, 2**63 or 10**400; wrong types; dropped keys; huge arrays; deep nesting;

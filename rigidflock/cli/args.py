@@ -97,7 +97,7 @@ def seed_list(text: str) -> tuple[int, ...]:
         seeds = tuple(parse(part) for part in text.split(","))
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
-            f"expected comma-separated seeds (whole numbers), e.g. 1,2,3, got {text!r}"
+            f"expected comma-separated seeds (whole numbers 0 or more), e.g. 1,2,3, got {text!r}"
         ) from None
     return seeds
 

@@ -27,8 +27,10 @@ def _executor(args):
 def cmd_sweep(args) -> int:
     from rigidflock.runs.sweep import failed, run_sweep
     from rigidflock.runs.sweep_spec import load_sweep
+    from rigidflock.scenes import resolve_sweep
 
-    spec = load_sweep(args.sweep, args.set)  # every run's scene checked before any starts
+    # every run's scene checked before any starts
+    spec = load_sweep(resolve_sweep(args.sweep), args.set)
     out = Path(args.out or Path(args.sweep).with_suffix(".csv").name)
     check_writable(out, "-o")
     if out.suffix.lower() != ".csv":

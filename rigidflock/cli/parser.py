@@ -36,8 +36,9 @@ def _add_run(sub) -> None:
     r.add_argument("--metrics", metavar="FILE.json", help="write the run's metrics as JSON")
     r.add_argument("--trace", metavar="FILE.csv", help="write per-unit states as CSV")
     r.add_argument(
-        "--trace-every", type=positive_int, default=1, metavar="K", help="trace every K-th tick"
-    )
+        "--trace-every", type=positive_int, default=None, metavar="K",
+        help="with --trace: trace every K-th tick (default 1)",
+    )  # fmt: skip
     r.add_argument(
         "--series",
         metavar="FILE.csv",
@@ -46,9 +47,9 @@ def _add_run(sub) -> None:
     r.add_argument(
         "--every",
         type=positive_int,
-        default=10,
+        default=None,
         metavar="K",
-        help="sample the series every K ticks",
+        help="with --series: sample it every K ticks (default 10)",
     )
     r.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     record_args(r)
@@ -215,7 +216,7 @@ def _add_check(sub) -> None:
 
 def _add_sweep(sub) -> None:
     s = sub.add_parser("sweep", help="run a scene over parameters x seeds, one row per run")
-    s.add_argument("sweep", help="sweep file (TOML; see scenes/sweeps/)")
+    s.add_argument("sweep", help="sweep file (TOML), or a bundled sweep's name (forest_cohesion)")
     s.add_argument(
         "-o", "--out", metavar="FILE.csv", help="row file (default: the sweep's name, .csv, here)"
     )

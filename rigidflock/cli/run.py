@@ -93,7 +93,7 @@ def compile_kernels(scene, quiet: bool) -> float:
         return 0.0
     if not quiet:
         print(
-            "rigidflock: first run: compiling the simulation kernels (once; about 10-30 s, "
+            "rigidflock: first run: compiling the simulation kernels (once; about 10-60 s, "
             "cached for later runs) ...",
             file=sys.stderr,
             flush=True,
@@ -107,6 +107,11 @@ def cmd_run(args) -> int:
     from rigidflock.runs.runner import RunFailed, run_scene
 
     started = time.perf_counter()
+    # an option that only shapes another one's output, given without it, would do nothing
+    for option, needs, given in (("--trace-every", "--trace", args.trace_every),
+                                 ("--every", "--series", args.every)):  # fmt: skip
+        if given is not None and not getattr(args, needs[2:]):
+            raise UsageError(f"rigidflock run: {option} goes with {needs}")
     scene = load(args)
     if args.metrics:
         check_writable(args.metrics, "--metrics")
@@ -130,12 +135,12 @@ def cmd_run(args) -> int:
                 seed=args.seed,
                 metrics_path=args.metrics,
                 trace_path=args.trace,
-                trace_every=args.trace_every,
+                trace_every=args.trace_every or 1,
                 progress=bar,
                 record_path=args.record,
                 record_precision=precision,
                 series_path=args.series,
-                series_every=args.every if args.series else None,
+                series_every=(args.every or 10) if args.series else None,
             )
     except RunFailed as e:
         print(f"rigidflock: {args.scene}: run failed: {e}", file=sys.stderr)
@@ -218,7 +223,8 @@ def _bench_scenarios(args) -> int:
     jobs = [(name, s) for s in seeds for name in names]
     workers = min(args.workers or 1, len(jobs))
     at_once = f", {workers} runs at a time" if workers > 1 else ""
-    print(f"rigidflock bench: {len(names)} scenarios of scenes/scenarios{at_once}", flush=True)
+    what = "scenario" if len(names) == 1 else "scenarios"
+    print(f"rigidflock bench: {len(names)} {what} of scenes/scenarios{at_once}", flush=True)
     results = scenarios.run_many(
         jobs,
         progress=lambda r: print(f"  {r['scenario']} (seed {r['seed']}) done", flush=True),

@@ -180,8 +180,14 @@ def check_budget(scene: Scene, record: bool = False, budget: int | None = None) 
         limit, what = machine, "this machine's memory"
     if total <= limit:
         return int(total)
-    big = sorted((p for p in parts if p.keys), key=lambda p: -p.bytes)[:2]
-    driven = "; ".join(f"{p.what}: {size_text(p.bytes)} ({p.keys})" for p in big)
+    # what drives it: the largest parts the scene's keys set (a tenth of the total or more),
+    # and the program itself (the interpreter and libraries) when it is that much too
+    keyed = sorted((p for p in parts if p.keys), key=lambda p: -p.bytes)
+    big = [p for p in keyed[:2] if p.bytes >= 0.1 * total] or keyed[:1]
+    driven = [f"{p.what}: {size_text(p.bytes)} ({p.keys})" for p in big]
+    if 0.1 * total <= BASE_BYTES:
+        driven.append(f"the program itself: {size_text(BASE_BYTES)}")
+    driven = "; ".join(driven)
     hint = (
         f"raise it with --memory-budget or {BUDGET_ENV}"
         if what == "the memory budget"

@@ -2,7 +2,9 @@
 place a scene argument is turned into a file: :func:`resolve_scene`.
 
 A scene argument is a path when such a file exists, else the name of a bundled scene, with or
-without ``.toml``::
+without ``.toml``, or a path into the checkout's ``scenes/`` folder (``scenes/forest.toml``, as the
+README writes them), which names the bundled file wherever the command runs; a sweep argument
+likewise, the bundled sweeps being ``scenes/sweeps/*.toml``::
 
     >>> bundled_scene("aidemo4").name
     'aidemo4.toml'
@@ -27,6 +29,7 @@ __all__ = [
     "bundled_scene",
     "bundled_scenes",
     "resolve_scene",
+    "resolve_sweep",
     "scenario_folder",
 ]
 
@@ -50,6 +53,38 @@ def bundled_scene(name: str) -> Path | None:
     return path if path.is_file() else None
 
 
+def _checkout_path(arg: str | os.PathLike) -> Path | None:
+    """The bundled file a checkout path names (``scenes/forest.toml``,
+    ``scenes/sweeps/forest_cohesion.toml``: the checkout's ``scenes/`` is the package's scene
+    folder), or None."""
+    parts = Path(arg).parts
+    if len(parts) < 2 or parts[0] != "scenes" or ".." in parts:
+        return None
+    path = _folder().joinpath(*parts[1:])
+    return path if path.is_file() else None
+
+
+def bundled_sweep(name: str) -> Path | None:
+    """The file of the bundled sweep ``name`` (``"forest_cohesion"``, with or without
+    ``.toml``), or None."""
+    stem = name[:-5] if name.endswith(".toml") else name
+    if not stem or "/" in stem or os.sep in stem or stem.startswith("."):
+        return None
+    path = _folder() / "sweeps" / f"{stem}.toml"
+    return path if path.is_file() else None
+
+
+def resolve_sweep(arg: str | os.PathLike) -> Path:
+    """The sweep file for a command-line argument: ``arg`` itself when it exists, else the
+    bundled file it names (a checkout path or a bundled sweep's name); else ``arg`` (the reader
+    then reports it)."""
+    path = Path(arg)
+    if path.exists():
+        return path
+    found = _checkout_path(arg) or bundled_sweep(str(arg))
+    return found if found is not None else path
+
+
 def scenario_folder() -> Path:
     """The folder of the scored scenario suite's scenes (``rigidflock bench --scenarios``)."""
     return _folder() / "scenarios"
@@ -62,13 +97,13 @@ def resolve_scene(arg: str | os.PathLike) -> Path:
     path = Path(arg)
     if path.exists():
         return path
-    found = bundled_scene(str(arg))
+    found = bundled_scene(str(arg)) or _checkout_path(arg)
     return found if found is not None else path
 
 
 def is_missing(arg: str | os.PathLike) -> bool:
-    """Neither a file nor a bundled scene's name."""
-    return not Path(arg).exists() and bundled_scene(str(arg)) is None
+    """Neither a file nor a bundled scene (by name or checkout path)."""
+    return not Path(arg).exists() and bundled_scene(str(arg)) is None and not _checkout_path(arg)
 
 
 @dataclass(frozen=True)
