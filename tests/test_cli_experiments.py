@@ -97,9 +97,9 @@ def test_more_workers_than_cores_is_one_clear_line(option, tmp_path, capsys):
     """Each worker is a process running one simulation (~200 MB with numba and pymunk): 10,000
     of them, one per run of a big sweep, would exhaust the memory. More than the cores is
     refused before any run starts, and nothing is written."""
-    from rigidflock.cli.args import cores
+    from rigidflock.cli.args import max_workers
 
     out = tmp_path / "rows.csv"
-    argv = ["sweep", str(files(tmp_path)), "-o", str(out), option, str(cores() + 1)]
-    one_line_exit_2(capsys, argv, option, f"at most {cores()}")
+    argv = ["sweep", str(files(tmp_path)), "-o", str(out), option, str(max_workers() + 1)]
+    one_line_exit_2(capsys, argv, option, f"at most {max_workers()}")
     assert not out.exists()

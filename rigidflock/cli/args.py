@@ -45,14 +45,21 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def max_workers() -> int:
+    """The most worker processes a command starts here: one per core, and two on a one-core
+    machine (where commands and tests written for two still run)."""
+    return max(2, cores())
+
+
 def worker_count(text: str) -> int:
-    """An argparse type: a number of worker processes on this machine, 1 to its core count.
-    Each worker is a simulation on a core of its own (~200 MB with numba and pymunk loaded);
-    more than the cores only slows every run, and hundreds would exhaust the memory."""
+    """An argparse type: a number of worker processes on this machine, 1 to
+    :func:`max_workers`. Each worker is a simulation on a core of its own (~200 MB with numba
+    and pymunk loaded); more than the cores only slows every run, and hundreds would exhaust
+    the memory."""
     value = positive_int(text)
-    if value > cores():
+    if value > max_workers():
         raise argparse.ArgumentTypeError(
-            f"at most {cores()} here (this machine's cores: one run each), got {value}"
+            f"at most {max_workers()} here (one run per core), got {value}"
         )
     return value
 

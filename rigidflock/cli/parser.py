@@ -194,7 +194,7 @@ def _add_bench(sub) -> None:
     b.add_argument(
         "--workers", type=worker_count, default=None, metavar="N",
         help="with --scenarios: N runs at a time, each in its own process with one numba "
-        "thread, at most the core count (default 1: one after another in this process)",
+        "thread, at most the core count or 2 (default 1: one after another in this process)",
     )  # fmt: skip
     b.set_defaults(func=run.cmd_bench)
 
@@ -223,7 +223,7 @@ def _add_sweep(sub) -> None:
     set_arg(s, "change a key of the base scene for every run, e.g. --set rules.chase=false")
     s.add_argument(
         "--workers", type=worker_count, default=None, metavar="N",
-        help="local worker processes, at most the core count (default: the core count; 1: in "
+        help="local worker processes, at most the core count or 2 (default: the core count; 1: in "
         "this process)",
     )  # fmt: skip
     s.add_argument(
