@@ -59,7 +59,11 @@ def test_the_readmes_checkout_paths_work_anywhere(tmp_path, monkeypatch, capsys)
     sweep = (folder / "sweeps" / "forest_cohesion.toml").resolve()
     assert resolve_sweep("scenes/sweeps/forest_cohesion.toml").resolve() == sweep
     assert resolve_sweep("forest_cohesion").resolve() == sweep
-    assert str(resolve_scene("scenes/../aidemo4.toml")) == "scenes/../aidemo4.toml"  # not mapped
+    # not mapped: out of the folder and back in, a sweep as a scene, a scene as a sweep, not TOML
+    for arg in ("scenes/../scenes/forest.toml", "scenes/sweeps/forest_cohesion.toml",
+                "scenes/__init__.py"):  # fmt: skip
+        assert str(resolve_scene(arg)) == arg
+    assert str(resolve_sweep("scenes/forest.toml")) == "scenes/forest.toml"
     assert resolve_scene("scenes/nope.toml").name == "nope.toml"  # left for the reader to report
     assert main(["check", "scenes/scenarios/wall_squeeze.toml"]) == 0
     (tmp_path / "scenes").mkdir()

@@ -102,6 +102,29 @@ def test_memory_estimate_names_the_keys_and_a_budget_raises_it():
         check_budget(huge, budget=parse_size("1000T"))
 
 
+def test_the_memory_error_names_what_drives_the_total():
+    """Only parts of a tenth of the total or more are named: a big grid alone, not the units
+    beside it; with a small scene over a tiny budget, the program's own memory, not the units'
+    few KiB; and a budget under the program's own is said never to fit."""
+    from rigidflock.scene.budget import BASE_BYTES, size_text
+
+    text = (
+        "[[groups]]\ncount = 3\n[[walls]]\nstart = [1, 1]\nend = [9, 9]\n[navigation]\ncell = 0.16"
+    )
+    grid = parse_scene(text, "grid.toml")
+    with pytest.raises(SceneError) as e:
+        check_budget(grid)
+    (line,) = e.value.errors
+    assert "navigation.cell" in line and "groups[*].count" not in line
+    assert "program itself" not in line and "--memory-budget" in line
+    small = parse_scene("[[groups]]\ncount = 21\n", "small.toml")
+    with pytest.raises(SceneError) as e:
+        check_budget(small, budget=parse_size("150M"))
+    (line,) = e.value.errors
+    assert f"the program itself: {size_text(BASE_BYTES)}" in line
+    assert "groups[*].count" not in line and "no budget under" in line
+
+
 def test_the_estimate_counts_an_ordered_group_s_slot_deal():
     """An order's slot deal builds dense (unit, slot) matrices of up to DENSE_SLOT_UNITS units
     (~224 MB): counted when the scene gives orders, capped there for larger groups (dealt by

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_DAMAGED = 3  # verify: the readable part matches, but the file is damaged or cut short
@@ -37,17 +36,11 @@ positive_int = whole_number(1)
 seed = count = whole_number(0)
 
 
-def cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def max_workers() -> int:
     """The most worker processes a command starts here: one per core, and two on a one-core
     machine (where commands and tests written for two still run)."""
+    from rigidflock.runs.executors import cores
+
     return max(2, cores())
 
 
@@ -59,7 +52,7 @@ def worker_count(text: str) -> int:
     value = positive_int(text)
     if value > max_workers():
         raise argparse.ArgumentTypeError(
-            f"at most {max_workers()} here (one run per core), got {value}"
+            f"at most {max_workers()} on this machine (a run per core), got {value}"
         )
     return value
 

@@ -43,11 +43,20 @@ def warm_worker(_=None) -> int:
     return os.getpid()
 
 
+def cores() -> int:
+    """The cores this process may run on (its affinity: a container or ``taskset`` may allow
+    fewer than the machine has)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def local_executor(workers: int | None = None) -> ProcessPoolExecutor:
-    """``workers`` processes (default: the core count) started with spawn: a fresh interpreter
+    """``workers`` processes (default: :func:`cores`) started with spawn: a fresh interpreter
     each, nothing inherited from a parent that may hold threads (numba's, pymunk's)."""
     return ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1,
+        max_workers=workers or cores(),
         mp_context=multiprocessing.get_context("spawn"),
         initializer=single_thread,
     )

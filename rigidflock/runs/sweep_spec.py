@@ -146,7 +146,9 @@ def _read(path) -> dict:
         with open(path, "rb") as fh:
             return tomllib.load(fh)
     except FileNotFoundError:
-        raise SceneError([f"{path}: no such sweep file"]) from None
+        raise SceneError(
+            [f"{path}: no such sweep file, nor a bundled sweep of that name"]
+        ) from None
     except (OSError, UnicodeDecodeError) as e:
         raise SceneError([f"{path}: cannot read: {e}"]) from None
     except tomllib.TOMLDecodeError as e:

@@ -183,7 +183,7 @@ def check_budget(scene: Scene, record: bool = False, budget: int | None = None) 
     # what drives it: the largest parts the scene's keys set (a tenth of the total or more),
     # and the program itself (the interpreter and libraries) when it is that much too
     keyed = sorted((p for p in parts if p.keys), key=lambda p: -p.bytes)
-    big = [p for p in keyed[:2] if p.bytes >= 0.1 * total] or keyed[:1]
+    big = [p for p in keyed[:2] if p.bytes >= 0.1 * total]
     driven = [f"{p.what}: {size_text(p.bytes)} ({p.keys})" for p in big]
     if 0.1 * total <= BASE_BYTES:
         driven.append(f"the program itself: {size_text(BASE_BYTES)}")
@@ -193,6 +193,8 @@ def check_budget(scene: Scene, record: bool = False, budget: int | None = None) 
         if what == "the memory budget"
         else "lower those keys"
     )
+    if limit < BASE_BYTES:  # no scene fits: the interpreter and libraries alone take more
+        hint = f"no budget under {size_text(BASE_BYTES)} fits the program itself"
     raise SceneError(
         [
             f"{scene.source}: needs about {size_text(total)} of memory, more than {what} "

@@ -53,12 +53,14 @@ def bundled_scene(name: str) -> Path | None:
     return path if path.is_file() else None
 
 
-def _checkout_path(arg: str | os.PathLike) -> Path | None:
-    """The bundled file a checkout path names (``scenes/forest.toml``,
-    ``scenes/sweeps/forest_cohesion.toml``: the checkout's ``scenes/`` is the package's scene
-    folder), or None."""
+def _checkout_path(arg: str | os.PathLike, sweep: bool = False) -> Path | None:
+    """The bundled ``.toml`` file a checkout path names (the checkout's ``scenes/`` is the
+    package's scene folder): a scene (``scenes/forest.toml``, ``scenes/scenarios/...``), or with
+    ``sweep`` a sweep (``scenes/sweeps/forest_cohesion.toml``); else None."""
     parts = Path(arg).parts
-    if len(parts) < 2 or parts[0] != "scenes" or ".." in parts:
+    if len(parts) < 2 or parts[0] != "scenes" or ".." in parts or not parts[-1].endswith(".toml"):
+        return None
+    if (parts[1] == "sweeps") != sweep:
         return None
     path = _folder().joinpath(*parts[1:])
     return path if path.is_file() else None
@@ -81,7 +83,7 @@ def resolve_sweep(arg: str | os.PathLike) -> Path:
     path = Path(arg)
     if path.exists():
         return path
-    found = _checkout_path(arg) or bundled_sweep(str(arg))
+    found = _checkout_path(arg, sweep=True) or bundled_sweep(str(arg))
     return found if found is not None else path
 
 
