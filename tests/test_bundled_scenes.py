@@ -86,6 +86,9 @@ def test_scenes_lists_every_bundled_scene_with_a_line_about_it(capsys):
     for s in bundled_scenes():
         assert s.name in out
     assert "AI for Game Developers" in out
+    # and the bundled sweeps, which `rigidflock sweep NAME` takes
+    sweeps = out.split("sweeps (`rigidflock sweep NAME`):")[1]
+    assert "forest_cohesion  Which cohesion weight keeps a flock together" in sweeps
 
 
 def test_scenes_copy_copies_and_never_overwrites(tmp_path, capsys):

@@ -6,12 +6,13 @@ from pathlib import Path
 
 from rigidflock.cli.args import EXIT_OK, UsageError
 from rigidflock.outputs import OutputError, atomic_open
-from rigidflock.scenes import bundled_names, bundled_scene, bundled_scenes
+from rigidflock.scenes import bundled_names, bundled_scene, bundled_scenes, bundled_sweeps
 
 
 def cmd_list(args) -> int:
     found = bundled_scenes()
-    width = max(len(s.name) for s in found)
+    sweeps = bundled_sweeps()
+    width = max(len(name) for name in [*(s.name for s in found), *(n for n, _ in sweeps)])
     for s in found:
         about = s.about or s.title
         print(f"{s.name:<{width}}  {about}")
@@ -19,6 +20,10 @@ def cmd_list(args) -> int:
         "\nrun one with `rigidflock run NAME` or `rigidflock view NAME`; "
         "copy one out to edit with `rigidflock scenes copy NAME [DIR]`"
     )
+    if sweeps:
+        print("\nsweeps (`rigidflock sweep NAME`):")
+        for name, about in sweeps:
+            print(f"{name:<{width}}  {about}")
     return EXIT_OK
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "bundled_names",
     "bundled_scene",
     "bundled_scenes",
+    "bundled_sweeps",
     "resolve_scene",
     "resolve_sweep",
     "scenario_folder",
@@ -127,6 +128,13 @@ def _about(text: str, width: int = 90) -> str:
     if len(first) > width:
         first = first[: width - 3].rsplit(" ", 1)[0] + "..."
     return first
+
+
+def bundled_sweeps() -> list[tuple[str, str]]:
+    """Every bundled sweep: its name (what ``rigidflock sweep NAME`` takes) and one line about
+    it."""
+    files = sorted((_folder() / "sweeps").glob("*.toml"))
+    return [(p.stem, _about(p.read_text(encoding="utf-8"))) for p in files]
 
 
 def bundled_scenes() -> list[BundledScene]:
