@@ -85,19 +85,20 @@ def test_deep_nesting_and_long_keys_are_refused_with_a_short_line():
     assert "10,000,000 characters" in line and len(line) < 200
 
 
+# a small scene whose navigation grid (0.16-unit cells over its walls) needs gibibytes
+GRID = "[[groups]]\ncount = 3\n[[walls]]\nstart = [1, 1]\nend = [9, 9]\n[navigation]\ncell = 0.16"
+
+
 def test_memory_estimate_names_the_keys_and_a_budget_raises_it():
     """A scene needing more memory than the budget is refused with how much and which keys; an
     explicit budget (flag or environment) lets it through, up to the machine's memory."""
-    text = (
-        "[[groups]]\ncount = 3\n[[walls]]\nstart = [1, 1]\nend = [9, 9]\n[navigation]\ncell = 0.16"
-    )
-    scene = parse_scene(text, "grid.toml")
+    scene = parse_scene(GRID, "grid.toml")
     with pytest.raises(SceneError) as e:
         check_budget(scene)
     (line,) = e.value.errors
     assert "GiB" in line and "navigation.cell" in line and "--memory-budget" in line
     assert check_budget(scene, budget=parse_size("16G")) > 4 << 30
-    huge = parse_scene(text.replace("cell = 0.16", "cell = 0.001"), "grid.toml")  # 175 TiB
+    huge = parse_scene(GRID.replace("cell = 0.16", "cell = 0.001"), "grid.toml")  # 175 TiB
     with pytest.raises(SceneError, match="this machine's memory"):
         check_budget(huge, budget=parse_size("1000T"))
 
@@ -108,10 +109,7 @@ def test_the_memory_error_names_what_drives_the_total():
     few KiB; and a budget under the program's own is said never to fit."""
     from rigidflock.scene.budget import BASE_BYTES, size_text
 
-    text = (
-        "[[groups]]\ncount = 3\n[[walls]]\nstart = [1, 1]\nend = [9, 9]\n[navigation]\ncell = 0.16"
-    )
-    grid = parse_scene(text, "grid.toml")
+    grid = parse_scene(GRID, "grid.toml")
     with pytest.raises(SceneError) as e:
         check_budget(grid)
     (line,) = e.value.errors

@@ -108,9 +108,11 @@ def cmd_run(args) -> int:
 
     started = time.perf_counter()
     # an option that only shapes another one's output, given without it, would do nothing
-    for option, needs, given in (("--trace-every", "--trace", args.trace_every),
-                                 ("--every", "--series", args.every)):  # fmt: skip
-        if given is not None and not getattr(args, needs[2:]):
+    for option, given, needs, output in (
+        ("--trace-every", args.trace_every, "--trace", args.trace),
+        ("--every", args.every, "--series", args.series),
+    ):
+        if given is not None and not output:
             raise UsageError(f"rigidflock run: {option} goes with {needs}")
     scene = load(args)
     if args.metrics:

@@ -45,13 +45,19 @@ def bundled_names() -> list[str]:
     return sorted(p.stem for p in _folder().glob("*.toml"))
 
 
-def bundled_scene(name: str) -> Path | None:
-    """The file of the bundled scene ``name`` (``"aidemo4"`` or ``"aidemo4.toml"``), or None."""
+def _bundled(folder: Path, name: str) -> Path | None:
+    """The file ``name`` (with or without ``.toml``; a plain name, no path) in ``folder``, or
+    None."""
     stem = name[:-5] if name.endswith(".toml") else name
     if not stem or "/" in stem or os.sep in stem or stem.startswith("."):
         return None
-    path = _folder() / f"{stem}.toml"
+    path = folder / f"{stem}.toml"
     return path if path.is_file() else None
+
+
+def bundled_scene(name: str) -> Path | None:
+    """The file of the bundled scene ``name`` (``"aidemo4"`` or ``"aidemo4.toml"``), or None."""
+    return _bundled(_folder(), name)
 
 
 def _checkout_path(arg: str | os.PathLike, sweep: bool = False) -> Path | None:
@@ -70,11 +76,7 @@ def _checkout_path(arg: str | os.PathLike, sweep: bool = False) -> Path | None:
 def bundled_sweep(name: str) -> Path | None:
     """The file of the bundled sweep ``name`` (``"forest_cohesion"``, with or without
     ``.toml``), or None."""
-    stem = name[:-5] if name.endswith(".toml") else name
-    if not stem or "/" in stem or os.sep in stem or stem.startswith("."):
-        return None
-    path = _folder() / "sweeps" / f"{stem}.toml"
-    return path if path.is_file() else None
+    return _bundled(_folder() / "sweeps", name)
 
 
 def resolve_sweep(arg: str | os.PathLike) -> Path:
@@ -84,8 +86,7 @@ def resolve_sweep(arg: str | os.PathLike) -> Path:
     path = Path(arg)
     if path.exists():
         return path
-    found = _checkout_path(arg, sweep=True) or bundled_sweep(str(arg))
-    return found if found is not None else path
+    return _checkout_path(arg, sweep=True) or bundled_sweep(str(arg)) or path
 
 
 def scenario_folder() -> Path:
@@ -100,13 +101,12 @@ def resolve_scene(arg: str | os.PathLike) -> Path:
     path = Path(arg)
     if path.exists():
         return path
-    found = bundled_scene(str(arg)) or _checkout_path(arg)
-    return found if found is not None else path
+    return bundled_scene(str(arg)) or _checkout_path(arg) or path
 
 
 def is_missing(arg: str | os.PathLike) -> bool:
     """Neither a file nor a bundled scene (by name or checkout path)."""
-    return not Path(arg).exists() and bundled_scene(str(arg)) is None and not _checkout_path(arg)
+    return not resolve_scene(arg).exists()
 
 
 @dataclass(frozen=True)
