@@ -7,11 +7,15 @@ alone): build, ``warmup`` ticks, then ``ticks`` timed ticks. Reported per size:
 
 - ``tick_seconds``: one full ``Simulation.step`` (state read, neighbour search, rules, forces,
   force write, pymunk step);
-- ``physics_step_seconds``: the ``Space.step`` calls inside those same ticks: pymunk over the same
-  bodies with the same contacts, the floor rigidflock is measured against; ``ratio`` is tick over
-  physics step;
+- ``physics_step_seconds``: the bare pymunk step, the floor rigidflock is measured against:
+  ``Space.step`` over the same bodies and contacts in as many ticks right after the timed ones,
+  run with nothing beside the step (:func:`bare_steps`); ``ratio`` is tick over physics step.
+  (Timed inside the timed ticks, the ``physics`` phase of ``split``, a step can be slower: the
+  steering may run beside it on the other core, sharing the memory bus.)
 - ``split``: seconds per tick of each phase, plus ``metrics`` (the run summary's per-tick
-  measurements, which ``run`` adds on top of the tick);
+  measurements, which ``run`` adds on top of the tick); with ``reaction_ticks`` 1 the
+  ``neighbours`` and ``rules`` phases run beside ``physics``, and ``wait`` is the time the tick
+  waited for them after the step;
 - ``run_tick_seconds`` and ``run_ratio``: what ``rigidflock run`` pays per tick (the tick, the
   state check and the run metrics, as :func:`rigidflock.runs.runner.run_scene` does them), and
   that over the tick;
@@ -31,11 +35,13 @@ import numpy as np
 from rigidflock.scene import Scene, parse_scene
 
 DEFAULT_SIZES = (1000, 10000, 100000)
-PHASES = ("read", "neighbours", "rules", "forces", "write", "physics")
+PHASES = ("read", "neighbours", "rules", "forces", "write", "physics", "wait")
+COLUMN = {"physics": "step"}  # the table's name for the step timed in the tick
 
 
-def bench_scene(n: int, spacing: float = 15.0) -> Scene:
-    """The benchmark world for ``n`` units (see the module docstring)."""
+def bench_scene(n: int, spacing: float = 15.0, reaction_ticks: int = 0) -> Scene:
+    """The benchmark world for ``n`` units (see the module docstring), with the scene's
+    ``world.reaction_ticks`` (1: the steering decided beside the physics step)."""
     side = float(np.sqrt(n) * spacing * 1.15)  # the spawn disc fills the square
     r = side / 2 - 10.0
     return parse_scene(
@@ -45,6 +51,7 @@ seed = 1
 [world]
 size = [{side}, {side}]
 bounds = "walls"
+reaction_ticks = {reaction_ticks}
 [rules]
 view = "wide"
 chase = false
@@ -147,7 +154,24 @@ def _rss_bytes() -> int:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def bench_one(n: int, ticks: int, warmup: int) -> dict:
+def bare_steps(sim, ticks: int) -> float:
+    """Seconds per bare pymunk step of ``sim``: its ``physics`` phase over ``ticks`` more ticks
+    with nothing beside the step (no list built ahead; a decision beside the step made after it,
+    in this thread), so the same bodies, forces and contacts as the timed ticks."""
+    threaded = sim._threaded
+    sim._threaded = False
+    sim._steerer.build_ahead = lambda: None  # this instance only
+    before = sim.timings["physics"]
+    try:
+        for _ in range(ticks):
+            sim.step()
+    finally:
+        sim._threaded = threaded
+        del sim._steerer.build_ahead
+    return (sim.timings["physics"] - before) / ticks
+
+
+def bench_one(n: int, ticks: int, warmup: int, reaction_ticks: int = 0) -> dict:
     """Build and time one size in this process."""
     from rigidflock.runs.metrics import RunMetrics
     from rigidflock.runs.runner import check_state
@@ -159,7 +183,7 @@ def bench_one(n: int, ticks: int, warmup: int) -> dict:
     warm_up(bench_scene(50), 3)
     base = _rss_bytes()
     t0 = time.perf_counter()
-    sim = Simulation(bench_scene(n))
+    sim = Simulation(bench_scene(n, reaction_ticks=reaction_ticks))
     build = time.perf_counter() - t0
     for _ in range(warmup):
         sim.step()
@@ -177,10 +201,11 @@ def bench_one(n: int, ticks: int, warmup: int) -> dict:
     tick = (total - metrics) / ticks
     split = {k: sim.timings.get(k, 0.0) / ticks for k in PHASES}
     split["metrics"] = metrics / ticks
-    physics = split["physics"]
+    physics = bare_steps(sim, ticks)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - base
     return {
         "units": n,
+        "reaction_ticks": reaction_ticks,
         "ticks": ticks,
         "build_seconds": build,
         "tick_seconds": tick,
@@ -197,25 +222,29 @@ def bench_one(n: int, ticks: int, warmup: int) -> dict:
     }
 
 
-def _child(n, ticks, warmup, queue, kind="flock"):
+def _child(n, ticks, warmup, queue, kind="flock", reaction_ticks=0):
     try:
         queue.put(
-            bench_one(n, ticks, warmup) if kind == "flock" else bench_orders(n, ticks, warmup)
+            bench_one(n, ticks, warmup, reaction_ticks)
+            if kind == "flock"
+            else bench_orders(n, ticks, warmup)
         )
     except BaseException as e:  # report, never hang the parent
         queue.put({"units": n, "error": f"{type(e).__name__}: {e}"})
 
 
-def run_bench(sizes, ticks: int, warmup: int, progress=None, orders: int = 0) -> list[dict]:
+def run_bench(
+    sizes, ticks: int, warmup: int, progress=None, orders: int = 0, reaction_ticks: int = 0
+) -> list[dict]:
     """Each size in a fresh process; ``progress(result)`` after each. With ``orders`` > 0, one
     more run: that many units under move orders (its row has ``"scenario": "orders"``; the
-    others ``"scenario": "flock"``)."""
+    others ``"scenario": "flock"``). ``reaction_ticks``: the flock scenes' (0 or 1)."""
     ctx = mp.get_context("spawn")
     results = []
     jobs = [(n, "flock") for n in sizes] + ([(orders, "orders")] if orders else [])
     for n, kind in jobs:
         queue = ctx.Queue()
-        proc = ctx.Process(target=_child, args=(n, ticks, warmup, queue, kind))
+        proc = ctx.Process(target=_child, args=(n, ticks, warmup, queue, kind, reaction_ticks))
         proc.start()
         result = queue.get()
         proc.join()
@@ -229,7 +258,7 @@ def run_bench(sizes, ticks: int, warmup: int, progress=None, orders: int = 0) ->
 def format_table(results: list[dict]) -> str:
     head = (
         f"{'units':>7} {'ticks/s':>9} {'tick ms':>8} {'physics ms':>10} {'ratio':>6} "
-        + " ".join(f"{p:>10}" for p in (*PHASES[:-1], "metrics"))
+        + " ".join(f"{COLUMN.get(p, p):>10}" for p in (*PHASES, "metrics"))
         + f" {'B/unit':>8} {'run ms':>8} {'run/s':>7} {'run x':>6}"
     )
     lines = [head, " " * 47 + "(ms per tick)" + " " * 73 + "(run: tick + metrics)"]
@@ -249,7 +278,7 @@ def format_table(results: list[dict]) -> str:
         lines.append(
             f"{r['units']:>7} {r['ticks_per_second']:>9.0f} {r['tick_seconds'] * 1e3:>8.3f} "
             f"{r['physics_step_seconds'] * 1e3:>10.3f} {r['ratio']:>6.2f} "
-            + " ".join(f"{s[p] * 1e3:>10.3f}" for p in (*PHASES[:-1], "metrics"))
+            + " ".join(f"{s[p] * 1e3:>10.3f}" for p in (*PHASES, "metrics"))
             + f" {r['bytes_per_unit']:>8.0f} {r['run_tick_seconds'] * 1e3:>8.3f}"
             f" {r['run_ticks_per_second']:>7.0f} {r['run_ratio']:>6.3f}"
         )

@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from rigidflock.bench import PHASES, bench_one, bench_scene, format_table
 from tests.conftest import ROOT
@@ -35,6 +36,16 @@ def test_bench_one_reports_the_documented_fields():
     assert "300" in format_table([r])
 
 
+def test_bench_one_times_the_steering_beside_the_step():
+    """reaction_ticks 1: the rules run beside the step (their time is not part of the tick's
+    sum of phases), and the tick waits for them after it."""
+    r = bench_one(2000, ticks=20, warmup=5, reaction_ticks=1)
+    assert r["reaction_ticks"] == 1 and set(r["split"]) == {*PHASES, "metrics"}
+    assert r["split"]["rules"] > 0 and r["split"]["wait"] >= 0
+    assert r["ratio"] > 1.0  # the tick still holds a step, the state read and the force write
+    assert "2000" in format_table([r])
+
+
 def test_bench_scene_has_constant_density():
     small, large = bench_scene(1000), bench_scene(16000)
     area = [s.world.size[0] * s.world.size[1] for s in (small, large)]
@@ -49,8 +60,9 @@ from rigidflock.bench import bench_scene
 from rigidflock.sim import Simulation
 from tests.conftest import ROOT
 
-def lines_per_tick(n, ticks=5):
-    sim = Simulation(bench_scene(n))
+def lines_per_tick(n, reaction, ticks=5):
+    sim = Simulation(bench_scene(n, reaction_ticks=reaction))
+    sim._threaded = False  # a decision beside the step runs in this (traced) thread
     for _ in range(3):
         sim.step()
     count = 0
@@ -72,27 +84,29 @@ def lines_per_tick(n, ticks=5):
         sys.settrace(None)
     return count / ticks
 
-print(*(lines_per_tick(int(n)) for n in sys.argv[1:]))
+print(*(lines_per_tick(int(n), int(sys.argv[1])) for n in sys.argv[2:]))
 """
 
 
-def python_lines_per_tick(*sizes: int) -> list[float]:
+def python_lines_per_tick(*sizes: int, reaction_ticks: int = 0) -> list[float]:
     """Python lines executed inside rigidflock per tick at each unit count (compiled kernels and
     pymunk's C code run no Python lines; the contact-count callback, which runs per contact
     event, is left out). In a subprocess: a trace function of our own would switch off the one
     a coverage tool has installed for the rest of the suite."""
     proc = subprocess.run(
-        [sys.executable, "-c", LINE_COUNTER, *map(str, sizes)],
+        [sys.executable, "-c", LINE_COUNTER, str(reaction_ticks), *map(str, sizes)],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=True,
     )  # fmt: skip
     return [float(x) for x in proc.stdout.split()]
 
 
-def test_no_python_loop_over_units_in_the_tick():
+@pytest.mark.parametrize("reaction_ticks", [0, 1])
+def test_no_python_loop_over_units_in_the_tick(reaction_ticks):
     """A Python-level loop over units runs at least one line per unit. Counting the Python lines
     one tick executes at 200 and at 2,000 units catches it without timing noise: measured, the
-    counts are equal (the tick's Python is a fixed sequence of array calls)."""
-    small, large = python_lines_per_tick(200, 2000)
+    counts are equal (the tick's Python is a fixed sequence of array calls). Also with the
+    steering decided beside the step (run in the traced thread here)."""
+    small, large = python_lines_per_tick(200, 2000, reaction_ticks=reaction_ticks)
     assert small > 50  # the tracer sees the tick
     assert large < small + 0.05 * 1800  # far below one line per added unit
 

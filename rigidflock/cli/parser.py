@@ -174,6 +174,14 @@ def _add_bench(sub) -> None:
         metavar="N",
         help="also time N units under move orders, with route search times (0: skip)",
     )
+    b.add_argument(
+        "--reaction-ticks",
+        type=int,
+        choices=(0, 1),
+        default=0,
+        help="the flock scenes' world.reaction_ticks (1: the steering decided beside the "
+        "physics step, on the snapshot one tick old; default 0)",
+    )
     b.add_argument("--json", metavar="FILE.json", help="write the results as JSON")
     b.add_argument("--plot", metavar="FILE.png", help="plot ticks/s against units (matplotlib)")
     b.add_argument(

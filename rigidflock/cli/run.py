@@ -261,9 +261,10 @@ def cmd_bench(args) -> int:
             raise UsageError(
                 "rigidflock bench: --plot needs matplotlib (pip install 'rigidflock[plot]')"
             ) from None
+    beside = ", the steering decided beside the physics step" if args.reaction_ticks else ""
     print(
         f"rigidflock bench: {args.ticks} ticks after {args.warmup} warm-up, each size in its own "
-        "process",
+        f"process{beside}",
         flush=True,
     )
     results = bench.run_bench(
@@ -272,6 +273,7 @@ def cmd_bench(args) -> int:
         args.warmup,
         progress=lambda r: print(f"  {r['units']} units ({r['scenario']}) done", flush=True),
         orders=args.orders,
+        reaction_ticks=args.reaction_ticks,
     )
     print(bench.format_table(results))
     if args.json:

@@ -65,15 +65,22 @@ class State:
     omega: np.ndarray  # (N,) rad / s
     leader: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # (N,)
 
-    def copy(self) -> State:
-        return State(
-            self.tick,
-            self.pos.copy(),
-            self.vel.copy(),
-            self.angle.copy(),
-            self.omega.copy(),
-            self.leader.copy(),
-        )
+    def copy(self, out: State | None = None) -> State:
+        """A copy; into ``out``'s arrays (of the same shapes) when given."""
+        if out is None:
+            return State(
+                self.tick,
+                self.pos.copy(),
+                self.vel.copy(),
+                self.angle.copy(),
+                self.omega.copy(),
+                self.leader.copy(),
+            )
+        out.tick = self.tick
+        for name in ("pos", "vel", "angle", "omega"):
+            np.copyto(getattr(out, name), getattr(self, name))
+        out.leader = self.leader.copy()
+        return out
 
 
 def headings(vel: np.ndarray, angle: np.ndarray, min_speed: float = 1e-6) -> np.ndarray:

@@ -10,7 +10,10 @@ chosen over recording the groups in the file: old files (format 1) keep working 
 show their orders too, and files stay small. An exact file rebuilds the live groups bit for bit;
 a compact one from states rounded to 1/1024 unit, so a slot re-deal or an arrival can differ by a
 tick. A recording started mid-run with orders given before its first stored tick is first
-re-simulated (physics) up to that tick, from the recorded scene, seed and inputs.
+re-simulated (physics) up to that tick, from the recorded scene, seed and inputs. With
+``world.reaction_ticks = 1`` each tick's control reads the ``gap`` of the decision on the state
+before (made after that tick's orders, as the simulation makes it beside the step), and a
+recording that starts after tick 0 is re-simulated up to its first tick for that decision.
 
 Seeking back restarts from the nearest checkpoint (one every ``CHECKPOINT`` ticks).
 """
@@ -49,23 +52,32 @@ class OrderTrack:
         self._checkpoints: dict[int, Orders] = {}
         self._tick = None  # the tick self._orders stands at
         self._orders: Orders | None = None
+        self._beside = playback.scene.world.reaction_ticks == 1
+        # reaction_ticks = 1: the gap of the decision on the state before self._tick's
+        self._gap: np.ndarray | None = None
 
     @property
     def active(self) -> bool:
         return self.first_order is not None
 
-    def _fresh(self) -> tuple[int, Orders]:
-        """The orders at the first stored tick."""
+    def _fresh(self) -> tuple[int, Orders, np.ndarray | None]:
+        """The orders at the first stored tick (and the gap the next control reads)."""
         pb = self.pb
         first = pb.first_tick
-        if self.first_order < first:  # given before the recording began: re-simulate
+        # given before the recording began, or deciding beside the step (the decision on the
+        # state before the first stored one is needed): re-simulate
+        if self.first_order < first or (self._beside and first > 0):
             from rigidflock.sim import Simulation
 
             sim = Simulation(pb.scene, seed=pb.reader.header["seed"])
             while sim.tick < first:
                 sim.step(pb.inputs.get(sim.tick))
-            return first, sim.orders
-        return first, Orders(pb.scene, pb.units, pb.obstacles)
+            return first, sim.orders, sim.steering.gap
+        orders = Orders(pb.scene, pb.units, pb.obstacles)
+        gap = None
+        if self._beside:  # tick 0 acts on the decision made on state 0 at the start
+            gap = self.steering(orders, pb.reader.state(first), pb.rules_at(first)).gap
+        return first, orders, gap
 
     def _copy(self, orders: Orders) -> Orders:
         pb = self.pb
@@ -91,9 +103,15 @@ class OrderTrack:
             orders.add_building(b, st, k)
         for o in self.orders_at.get(k, ()):
             orders.give(o, st, k)
+        if not self._beside:
+            if orders.groups:
+                orders.control(st, self.steering(orders, st, pb.rules_at(k + 1)).gap, k, pb.dt)
+            return
         if orders.groups:
-            gap = self.steering(orders, st, pb.rules_at(k + 1)).gap
-            orders.control(st, gap, k, pb.dt)
+            orders.control(st, self._gap, k, pb.dt)
+        self._gap = None
+        if orders.groups or self.orders_at.get(k + 1):  # read at the next control
+            self._gap = self.steering(orders, st, pb.rules_at(k + 1)).gap
 
     def at(self, tick: int) -> Orders | None:
         if not self.active:
@@ -102,13 +120,14 @@ class OrderTrack:
             done = [t for t in self._checkpoints if t <= tick]
             if done:
                 t = max(done)
-                self._tick, self._orders = t, self._copy(self._checkpoints[t])
+                orders, self._gap = self._checkpoints[t]
+                self._tick, self._orders = t, self._copy(orders)
             else:
-                self._tick, self._orders = self._fresh()
-                self._checkpoints[self._tick] = self._copy(self._orders)
+                self._tick, self._orders, self._gap = self._fresh()
+                self._checkpoints[self._tick] = (self._copy(self._orders), self._gap)
         while self._tick < tick:
             self._step(self._orders, self._tick)
             self._tick += 1
             if self._tick % CHECKPOINT == 0 and self._tick not in self._checkpoints:
-                self._checkpoints[self._tick] = self._copy(self._orders)
+                self._checkpoints[self._tick] = (self._copy(self._orders), self._gap)
         return self._orders

@@ -19,11 +19,12 @@ from rigidflock.model.metrics import (
 
 def tick_nn(sim, box: np.ndarray | None) -> np.ndarray:
     """Nearest-neighbour distance of each AI unit (:func:`~rigidflock.model.metrics.nn_distances`)
-    for the simulation's current state, from what its steering pass found (a compiled ring search
-    over cells only for units with nobody within the search radius). Falls back to the full
-    search when the steering carries no distances for this state."""
+    in the snapshot the simulation's steering decided on (its current state, or with
+    ``world.reaction_ticks = 1`` the one before), from what its steering pass found (a compiled
+    ring search over cells only for units with nobody within the search radius). Falls back to
+    the full search when the steering carries no distances."""
     n_ai = sim.units.n_ai
-    pos = sim.state.pos[:n_ai]
+    pos = sim.steering_state.pos[:n_ai]
     nn = getattr(sim.steering, "nn", None)
     if nn is None or len(nn) != n_ai:
         return nn_distances(pos, box)
@@ -32,7 +33,10 @@ def tick_nn(sim, box: np.ndarray | None) -> np.ndarray:
 
 @dataclass
 class RunMetrics:
-    """Accumulates the run summary (the README's "Metrics"), one :meth:`add` per tick."""
+    """Accumulates the run summary (the README's "Metrics"), one :meth:`add` per tick. The
+    figures from the steering (polarisation, nearest neighbours, leaders) are of the snapshot it
+    decided on: with ``world.reaction_ticks = 1`` the one before the state (ticks 0 to T - 1 of
+    a T-tick run, not 1 to T); contacts, pins and the final flocks are of the state."""
 
     box: np.ndarray | None
     link: float  # flock link distance, world units

@@ -5,17 +5,31 @@ advances one fixed tick of ``scene.world.dt`` seconds. Each tick every unit's bo
 from one snapshot of the world (the :class:`Steering` computed when that snapshot was read), then
 forces go to pymunk in one batch write and pymunk steps. The simulation knows nothing of any
 renderer. The same scene, seed and commands give bit-identical states on the same machine.
+
+With ``world.reaction_ticks = 1`` the rules decide beside the physics step instead of before it:
+tick ``t`` writes the forces of the decision made on snapshot ``t - 1`` (the vehicle's own terms,
+thrust, drag and damping, still act on snapshot ``t``), then hands the decision on snapshot ``t``
+to the background thread (:mod:`rigidflock.model.background`, one numba thread) while pymunk
+steps on this one, and waits for it after the step. Units react one tick late; the tick costs
+about the physics step plus the read and write instead of their sum with the rules. After a step
+``steering`` (and ``state.leader``) is then the decision on the snapshot before ``state``
+(``steering_state``, a copy kept for what reads the two together, such as the run metrics). The
+first tick uses the decision on the first snapshot. In a process told to use one numba thread
+(``NUMBA_NUM_THREADS=1``: sweeps, vector environments) the decision runs in this thread
+instead, with the same results.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections import defaultdict
 
+import numba as nb
 import numpy as np
 
-from rigidflock.model import vehicle
+from rigidflock.model import background, vehicle
 from rigidflock.model.player import PlayerControl
 from rigidflock.model.spawning import build_units, spawn
 from rigidflock.model.state import (
@@ -55,9 +69,14 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # for the turns of their route and to turn onto their target (``rts/turn_speed.py``; runs
 # without move orders are as in model 9). 11: a group yielding at a door goes on once the other
 # group's units are 2.5 lengths through the meeting point instead of 1 (runs without move
-# orders, and with one group, are as in model 10).
+# orders, and with one group, are as in model 10). Scenes with ``world.reaction_ticks = 1``
+# (new in model 11; the default 0 is the model as before) decide their steering beside the step.
 MODEL_VERSION = 11
 
+# seconds a thread may hold the GIL while another waits, while the decision runs beside the step
+# (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python
+# holds between its kernels; at 10,000 units the default made the step ~1.5 ms slower beside it
+BESIDE_SWITCH = 1e-4
 UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
 UNPIN_SECONDS = 1.0  # how long it backs out
 UNPIN_THROTTLE = -0.6  # at this throttle (its bow force keeps steering it off the surface)
@@ -65,7 +84,8 @@ UNPIN_THROTTLE = -0.6  # at this throttle (its bow force keeps steering it off t
 
 class Simulation:
     """A running scene. Attributes after :meth:`reset`: ``units`` (constants), ``state`` (the
-    current snapshot), ``steering`` (the rules' output for it), ``obstacles`` (M, 3), ``rules``
+    current snapshot), ``steering`` (the rules' output for it; with ``world.reaction_ticks = 1``
+    for the snapshot before it, ``steering_state``), ``obstacles`` (M, 3), ``rules``
     (the current switches), ``tick``."""
 
     def __init__(
@@ -125,13 +145,21 @@ class Simulation:
         # Seconds spent per phase of the tick since reset: read, neighbours, rules, forces,
         # write, physics (the ``bench`` split).
         self.timings: dict[str, float] = defaultdict(float)
+        # the decision beside the step runs on one numba thread: the step has the other core
+        self._beside = sc.world.reaction_ticks == 1
         self._steerer = Steerer(
             self.units,
             SteeringWorld(self.obstacles, self.size, self.box, sc.world.bounds == "walls"),
             skin,
             self.timings,
+            max_threads=1 if self._beside else None,
         )
+        # the background thread only when this process may use two: same results either way
+        self._threaded = self._beside and nb.config.NUMBA_NUM_THREADS > 1
+        self._sub_trig = np.full((n, 3), np.nan)
         self.state = State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n))
+        # the snapshot decided on beside the step (the step goes on reading into self.state)
+        self._snapshot = self.state.copy() if self._beside else None
         self.world.read(self.state)
         self.tick = 0
         self._pressed = np.zeros(n)  # seconds each unit has been pressed still on static geometry
@@ -145,17 +173,33 @@ class Simulation:
         self._analyse()
         return self.state
 
-    def _analyse(self) -> None:
-        """The rules' decision for the current snapshot. Ordered units flock with their group
-        only and lead nobody."""
+    def _decision(self, st: State) -> background.Job:
+        """The rules' decision for snapshot ``st``, to run (``job.run()``, or in the
+        background). Ordered units flock with their group only and lead nobody."""
         key = role = None
         group = self.orders.group_of
         if (group >= 0).any():
             u = self.units
             key = np.where(group >= 0, len(u.family_names) + group, u.family)
             role = np.where(group >= 0, ROLE_NONE, u.role)
-        self.steering = self._steerer(self.state, self.rules, key, role)
+        return background.Job(self._steerer, st, self.rules, key, role)
+
+    def _adopt(self, job: background.Job) -> None:
+        """Take the decision ``job`` made (run here if its thread is gone, as in a forked child;
+        what it raised, raised here)."""
+        if not job.wait():
+            job.run()
+        if job.error is not None:
+            raise job.error
+        self.steering = job.result
+        self.steering_state = job.args[0]
         self.state.leader = self.steering.leader
+
+    def _analyse(self) -> None:
+        """The rules' decision for the current snapshot, made now."""
+        job = self._decision(self.state)
+        job.run()
+        self._adopt(job)
 
     def _unpin(self, throttle: np.ndarray, spared: np.ndarray) -> np.ndarray:
         """An AI unit pressed still against an obstacle, wall or building (pymunk's contact
@@ -171,6 +215,44 @@ class Simulation:
         )  # fmt: skip
 
     # -- stepping -----------------------------------------------------------------------------
+
+    def _physics(self, st: State, throttle: np.ndarray, fs: np.ndarray) -> background.Job | None:
+        """The tick's substeps: vehicle forces on ``st`` with the bow forces ``fs`` (N,) and
+        ``throttle`` (N,), one batch write, pymunk's step. Returns the decision on ``st`` when it
+        is made beside the step (handed to the background thread if threaded, else to run)."""
+        u = self.units
+        substeps = self.scene.world.substeps
+        dt = self.scene.world.dt / substeps
+        tm, clock = self.timings, time.perf_counter
+        decision = None
+        for k in range(substeps):
+            t0 = clock()
+            if k:
+                self.world.read(st)
+            t1 = clock()
+            # a later substep's own cos/sin cache: the decision's passes may be writing trig
+            trig = self._steerer.trig if decision is None else self._sub_trig
+            buf, rows = self.world.force_buffer()
+            vehicle.vehicle_forces_rows(
+                st.angle, st.vel, st.omega, throttle, fs, u.length, u.thrust, u.max_steer,
+                u.drag_k, u.angular_damping, trig, rows, buf,
+            )  # fmt: skip
+            t2 = clock()
+            self.world.write_forces()
+            if k == 0 and self._beside:
+                decision = self._decision(st.copy(self._snapshot))
+                if self._threaded:
+                    background.submit(decision)
+            elif k == 0:
+                self._steerer.build_ahead()  # beside the physics step, on the idle core
+            t3 = clock()
+            self.world.step(dt)
+            t4 = clock()
+            tm["read"] += t1 - t0
+            tm["forces"] += t2 - t1
+            tm["write"] += t3 - t2
+            tm["physics"] += t4 - t3
+        return decision
 
     def step(self, command: Command | None = None) -> StepEvents:
         """Advance one tick. ``command`` drives the player and may switch rules; a bad one raises
@@ -194,7 +276,7 @@ class Simulation:
         for o in orders:
             given += self.orders.give(o, st, self.tick) is not None
             changed = True
-        if changed:
+        if changed and not self._beside:  # beside the step: the next decision reacts
             self._analyse()
         throttle = self._ones
         spared = self._spare_none
@@ -214,35 +296,26 @@ class Simulation:
                 fs = fs.copy()
             fs[-1] = s * u.max_steer[-1]
         before = self.world.contacts.copy()
-        dt = self.scene.world.dt / self.scene.world.substeps
-        tm, clock = self.timings, time.perf_counter
-        for k in range(self.scene.world.substeps):
-            t0 = clock()
-            if k:
-                self.world.read(st)
-            t1 = clock()
-            buf, rows = self.world.force_buffer()
-            vehicle.vehicle_forces_rows(
-                st.angle, st.vel, st.omega, throttle, fs, u.length, u.thrust, u.max_steer,
-                u.drag_k, u.angular_damping, self._steerer.trig, rows, buf,
-            )  # fmt: skip
-            t2 = clock()
-            self.world.write_forces()
-            if not k:
-                self._steerer.build_ahead()  # beside the physics step, on the idle core
-            t3 = clock()
-            self.world.step(dt)
-            t4 = clock()
-            tm["read"] += t1 - t0
-            tm["forces"] += t2 - t1
-            tm["write"] += t3 - t2
-            tm["physics"] += t4 - t3
+        switch = sys.getswitchinterval()
+        if self._threaded:
+            sys.setswitchinterval(BESIDE_SWITCH)
+        try:
+            decision = self._physics(st, throttle, fs)
+            if decision is not None:
+                t0 = time.perf_counter()
+                if not self._threaded:
+                    decision.run()
+                self._adopt(decision)
+                self.timings["wait"] += time.perf_counter() - t0
+        finally:
+            sys.setswitchinterval(switch)
         self.tick += 1
         st.tick = self.tick
-        t0 = clock()
+        t0 = time.perf_counter()
         self.world.read(st)
         self.world.wrap(st)
-        tm["read"] += clock() - t0
-        self._analyse()
+        self.timings["read"] += time.perf_counter() - t0
+        if decision is None:
+            self._analyse()
         c = self.world.contacts - before
         return StepEvents(self.tick, c.unit, c.obstacle, c.wall, c.player, given)

@@ -59,3 +59,21 @@ def test_polarization_fast_is_polarization(n):
         h = np.stack([np.cos(a), np.sin(a)], axis=1)
         assert polarization_fast(h) == polarization(h)
         assert polarization_fast(h[: n // 2 + 1]) == polarization(h[: n // 2 + 1])
+
+
+@pytest.mark.parametrize("name", ["aidemo4.toml", "forest.toml", "rts_crossing.toml"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_deciding_beside_the_step_the_figures_are_of_the_snapshot_decided_on(name, seed):
+    """world.reaction_ticks = 1: the steering is one tick old, and tick_nn gives the k-d tree's
+    distances in the snapshot it decided on (not the state after the step)."""
+    from tests.sim.test_reaction import reacting
+
+    sim = Simulation(reacting(load_scene(ROOT / "scenes" / name)), seed=seed)
+    moved = False
+    for _ in range(40):
+        before = sim.state.pos[: sim.units.n_ai].copy()
+        sim.step()
+        ref = nn_distances(before, sim.box)
+        np.testing.assert_array_equal(run_metrics.tick_nn(sim, sim.box), ref)
+        moved |= not np.array_equal(ref, nn_distances(sim.state.pos[: sim.units.n_ai], sim.box))
+    assert moved  # the two snapshots' distances differ: the test tells them apart

@@ -284,7 +284,8 @@ scirpt = []
 
 def test_unknown_key_without_close_match_lists_the_keys():
     err = one_error(with_group("[world]\nzzz = 1\n"))
-    assert "world.zzz: unknown key (expected one of: size, bounds, dt, substeps)" in err
+    keys = "size, bounds, dt, substeps, reaction_ticks"
+    assert f"world.zzz: unknown key (expected one of: {keys})" in err
 
 
 def test_non_syntax_errors_name_the_line():

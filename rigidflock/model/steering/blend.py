@@ -230,15 +230,23 @@ class Steerer:
     """The simulation's steering: compiled passes, reused neighbour lists, reused buffers.
 
     ``skin``: extra radius of the candidate list in world units (0 searches afresh every tick;
-    results are identical either way).
+    results are identical either way). ``max_threads``: the most numba threads its passes use
+    (default all; the thread count changes no result).
     """
 
-    def __init__(self, units: Units, world: World, skin: float, timings: dict | None = None):
+    def __init__(
+        self,
+        units: Units,
+        world: World,
+        skin: float,
+        timings: dict | None = None,
+        max_threads: int | None = None,
+    ):
         self.units, self.world = units, world
         # seconds accumulated under "neighbours" and "rules"
         self.timings = timings if timings is not None else defaultdict(float)
         self.verlet = VerletPairs(skin)
-        self.threads = ThreadPolicy()  # one thread or all, whichever the passes run faster on
+        self.threads = ThreadPolicy(max_threads)  # 1 thread or all: whichever runs faster
         n_ai = units.n_ai
         # The pair pass's results per unit, side by side in one record per unit (views of two
         # arrays): the pass visits units in cell order, so its writes scatter; together they

@@ -157,7 +157,7 @@ def cell_pairs(pos, radius, box_w, box_h, wrap):
     return out_i[:total].copy(), out_j[:total].copy()
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def max_displacement2(pos, ref, box_w, box_h, wrap):
     """Largest squared distance any unit moved from ``ref`` (minimum image when wrapping)."""
     worst = 0.0

@@ -178,7 +178,8 @@ def _queues_behind(f, abs_s, half_width, vbx, vby, ca, sa):
     return (f > 0) & (abs_s < half_width) & going_our_way
 
 
-@nb.njit(cache=True, parallel=True)
+# nogil: the steering may run beside pymunk's step, whose contact callbacks need the GIL
+@nb.njit(cache=True, nogil=True, parallel=True)
 def gather_rows(order, bodies, key, out, out_key):
     """``bodies`` (pos, vel, angle) and ``key`` (N,) of the units ``order`` (R,) into ``out``
     (a :class:`Bodies` of (R, 2), (R, 2), (R,)) and ``out_key`` (R,): the pair pass's inputs in
@@ -218,7 +219,7 @@ def _cos_sin(a, trig, u):
     return c, s
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, nogil=True, parallel=True)
 def pair_pass(rows, bodies, rules, box, out, trig):
     """Each row a against its candidate partners b (:class:`Rows`): partners closer than
     ``rules.search_r`` feed the rule sums (:class:`PairSums`, written to ``out`` at the row's
@@ -367,7 +368,7 @@ def _aim(offset, vel_u, vel_p, intercept):
     return ox + vel_p[0] * t, oy + vel_p[1] * t
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, nogil=True, parallel=True)
 def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
     """Per unit: heading, blended flocking terms (``sums`` from :func:`pair_pass`), leader
     flag, chase/intercept, feelers against obstacles (through ``grid``) and walls; results into

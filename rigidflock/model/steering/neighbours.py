@@ -10,14 +10,12 @@ minimum-image distance when ``box`` is given (a wrap-around world of size ``box 
 
 from __future__ import annotations
 
-import os
-import queue
-import threading
 import time
 
 import numpy as np
 from scipy.spatial import cKDTree
 
+from rigidflock.model import background
 from rigidflock.model.torus import fold, min_image
 
 __all__ = [
@@ -113,7 +111,7 @@ class VerletPairs:
         self._ref: np.ndarray | None = None
         self._radius = -1.0
         self._moved2 = np.inf  # the last stale check's largest squared move since the build
-        self._next: _Build | None = None  # a list being built ahead (:meth:`build_ahead`)
+        self._next: background.Job | None = None  # a list being built ahead (:meth:`build_ahead`)
         self.i = self.j = _EMPTY[0]
         self.ptr, self.nbr = np.zeros(1, np.int64), np.zeros(0, np.int64)
 
@@ -214,20 +212,23 @@ class VerletPairs:
         from rigidflock.model.steering import cells
 
         ref = np.array(pos, dtype=np.float64)  # a copy: the caller's array changes next tick
-        job = _Build(ref, radius, cells.ordered_rows_serial, radius + self.skin, box)
-        _BUILDER.submit(job)
-        self._next = job  # only once queued: a failure above leaves no list pending
+        job = background.Job(_build_rows, cells.ordered_rows_serial, ref, radius + self.skin, box)
+        job.ref, job.radius = ref, radius
+        self._next = background.submit(job)  # only once queued: a failure leaves none pending
 
     def _take_ahead(self, pos, radius) -> None:
         """Adopt the list built ahead once it is done, if built for this radius and unit
         count; its reference is the positions it was built from, so the stale check that
         follows judges it like any other list."""
         job = self._next
-        job.wait()
         self._next = None
-        if job.rows is None or job.radius != radius or len(job.ref) != len(pos):
+        # not done (a forked child: nothing built it here) or failed (e.g. a MemoryError):
+        # the tick builds the list itself
+        if not job.wait() or job.error is not None:
             return
-        self.ordered = job.rows
+        if job.radius != radius or len(job.ref) != len(pos):
+            return
+        self.ordered = job.result
         self.build_seconds = job.seconds
         self._ref = job.ref
         self._radius = radius
@@ -254,70 +255,3 @@ def _build_rows(ordered_rows, pos: np.ndarray, r: float, box: np.ndarray | None)
     if box is None:
         return ordered_rows(p, float(r), 0.0, 0.0, False)
     return ordered_rows(fold(p, box), float(r), float(box[0]), float(box[1]), True)
-
-
-class _Build:
-    """A neighbour list being built in the background from positions ``ref``: ``rows`` once
-    ``done`` (None if the build failed: the caller then builds the list itself)."""
-
-    def __init__(self, ref: np.ndarray, radius: float, kernel, r: float, box: np.ndarray | None):
-        self.ref, self.radius = ref, radius
-        self.kernel, self.r, self.box = kernel, r, box  # what to build: kernel(ref) for r
-        self.rows = None
-        self.seconds = 0.0  # how long the build took
-        self.done = threading.Event()
-        self.worker: threading.Thread | None = None  # the thread it was queued to
-
-    def run(self) -> None:
-        start = time.perf_counter()
-        try:
-            self.rows = _build_rows(self.kernel, self.ref, self.r, self.box)
-            self.seconds = time.perf_counter() - start
-        except Exception:  # e.g. MemoryError: the tick builds the list itself
-            self.rows = None
-        finally:
-            self.done.set()
-
-    def wait(self) -> None:
-        """Until the build is done, or its worker is gone (a forked child whose parent had it
-        under way: no thread builds it there; ``rows`` stays None and the caller builds)."""
-        while not self.done.wait(0.05):
-            if self.worker is None or not self.worker.is_alive():
-                return
-
-
-class _Builder:
-    """The process's one background thread for lists built ahead, started at the first and
-    kept: starting a thread per build made the caller wait for it to start (~0.3 ms, while
-    numba's idle workers still spin on both cores). Started again when gone: in a forked
-    child (where the parent's thread does not exist; the lock is made anew there too, as a
-    fork may have caught it held) or if it died."""
-
-    def __init__(self):
-        self._reset()
-        if hasattr(os, "register_at_fork"):
-            os.register_at_fork(after_in_child=self._reset)
-
-    def _reset(self) -> None:
-        self._lock = threading.Lock()
-        self._jobs: queue.SimpleQueue | None = None
-        self._worker: threading.Thread | None = None
-
-    def submit(self, job: _Build) -> None:
-        with self._lock:
-            if self._worker is None or not self._worker.is_alive():
-                self._jobs = queue.SimpleQueue()
-                self._worker = threading.Thread(
-                    target=_serve, args=(self._jobs,), name="rigidflock-neighbours", daemon=True
-                )
-                self._worker.start()
-            job.worker = self._worker
-            self._jobs.put(job)
-
-
-def _serve(jobs: queue.SimpleQueue) -> None:
-    while True:
-        jobs.get().run()
-
-
-_BUILDER = _Builder()

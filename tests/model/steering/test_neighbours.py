@@ -218,23 +218,6 @@ def test_quick_lists_are_built_in_the_tick():
     assert v.builds >= 3 and v.built_ahead == 0 and v.build_seconds < v.ahead_from
 
 
-def test_waiting_on_a_build_whose_worker_is_gone_returns():
-    """A build queued to a worker thread that no longer runs (it died, or the process is a
-    forked child) is not waited for: no list, and the caller builds its own."""
-    import threading
-    import time
-
-    from rigidflock.model.steering.neighbours import _Build
-
-    job = _Build(np.zeros((3, 2)), 1.0, None, 2.0, None)
-    job.worker = threading.Thread(target=lambda: None)
-    job.worker.start()
-    job.worker.join()
-    t = time.perf_counter()
-    job.wait()
-    assert time.perf_counter() - t < 5.0 and job.rows is None
-
-
 def test_a_list_built_ahead_is_judged_from_the_positions_it_was_built_from():
     """Two units closing (skin 2, radius 10; each moves just past AHEAD of half the skin, then
     0.95 a step): the list built ahead from step 1 (more than radius + skin apart: no pair) is

@@ -1,0 +1,88 @@
+"""The process's one background thread, for work done beside pymunk's step.
+
+pymunk's step runs on one core with the GIL released (its C code), so work handed to this
+thread just before the step runs on the other core meanwhile: a neighbour list built ahead
+(:meth:`~rigidflock.model.steering.neighbours.VerletPairs.build_ahead`) or a whole steering
+decision (``world.reaction_ticks = 1``, :mod:`rigidflock.sim.simulation`). Its compiled kernels
+release the GIL too (``nogil=True``), or pymunk's contact callbacks, which need it, would wait.
+
+One thread, kept: starting a thread per job made the caller wait for it to start (~0.3 ms,
+while numba's idle workers still spin on both cores). Started again when gone: in a forked
+child (where the parent's thread does not exist; the lock is made anew there too, as a fork may
+have caught it held) or if it died.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+
+
+class Job:
+    """``fn(*args)`` to run in the background: ``result`` (or ``error``, what it raised) once
+    ``done``; ``seconds``: how long it ran."""
+
+    def __init__(self, fn, *args):
+        self.fn, self.args = fn, args
+        self.result = None
+        self.error: BaseException | None = None
+        self.seconds = 0.0
+        self.done = threading.Event()
+        self.worker: threading.Thread | None = None  # the thread it was queued to
+
+    def run(self) -> None:
+        start = time.perf_counter()
+        try:
+            self.result = self.fn(*self.args)
+        except BaseException as e:  # handed to whoever waits (e.g. a MemoryError)
+            self.error = e
+        finally:
+            self.seconds = time.perf_counter() - start
+            self.done.set()
+
+    def wait(self) -> bool:
+        """Until the job is done (True), or its worker is gone (False: a forked child whose
+        parent had it under way, where no thread runs it)."""
+        while not self.done.wait(0.05):
+            if self.worker is None or not self.worker.is_alive():
+                return self.done.is_set()
+        return True
+
+
+class _Worker:
+    def __init__(self):
+        self._reset()
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
+        self._lock = threading.Lock()
+        self._jobs: queue.SimpleQueue | None = None
+        self._thread: threading.Thread | None = None
+
+    def submit(self, job: Job) -> None:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._jobs = queue.SimpleQueue()
+                self._thread = threading.Thread(
+                    target=_serve, args=(self._jobs,), name="rigidflock-background", daemon=True
+                )
+                self._thread.start()
+            job.worker = self._thread
+            self._jobs.put(job)
+
+
+def _serve(jobs: queue.SimpleQueue) -> None:
+    while True:
+        jobs.get().run()
+
+
+_WORKER = _Worker()
+
+
+def submit(job: Job) -> Job:
+    """Queue ``job`` to the background thread (started if need be); returns it."""
+    _WORKER.submit(job)
+    return job

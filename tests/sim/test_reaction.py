@@ -1,0 +1,93 @@
+"""``world.reaction_ticks = 1``: the rules decide beside the physics step, on the snapshot one tick
+old, with the same results in the background thread as in the caller's."""
+
+import threading
+
+import numpy as np
+import pytest
+
+from rigidflock import bundled_scene, load_scene
+from rigidflock.model.steering.blend import Steerer
+from rigidflock.scene.overrides import derive
+from rigidflock.sim import Simulation
+
+
+def reacting(scene, ticks: int = 1, substeps: int | None = None):
+    """``scene`` with ``world.reaction_ticks = ticks`` (its text too: what a recording keeps)."""
+    changes = {"world.reaction_ticks": ticks}
+    if substeps is not None:
+        changes["world.substeps"] = substeps
+    return derive(scene, changes)
+
+
+def trajectory(sim, ticks):
+    out = []
+    for _ in range(ticks):
+        sim.step()
+        st = sim.state
+        out.append(np.concatenate([st.pos.ravel(), st.vel.ravel(), st.angle, st.omega]))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("name", ["aidemo4", "forest", "walls"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_forces_act_on_the_decision_made_one_tick_before(name, seed):
+    """After each step the steering is the decision on the snapshot before the state: a fresh
+    Steerer given a copy of that snapshot decides the same, bit for bit (so nothing the step did
+    meanwhile leaked into it). Tick 0 acts on the first snapshot's decision in both models, so
+    the state after it is the same; from tick 1 on the late reaction shows."""
+    scene = load_scene(bundled_scene(name))
+    late = Simulation(reacting(scene), seed=seed)
+    now = Simulation(scene, seed=seed)
+    fresh = Steerer(late.units, late._steerer.world, 0.0)
+    before = late.state.copy()
+    for tick in range(30):
+        late.step()
+        now.step()
+        assert late.steering_state.tick == tick == late.tick - 1
+        want = fresh(before, late.rules)
+        for field in ("force", "heading", "leader", "gap", "felt"):
+            np.testing.assert_array_equal(getattr(late.steering, field), getattr(want, field))
+        np.testing.assert_array_equal(late.steering_state.pos, before.pos)
+        if tick == 0:
+            np.testing.assert_array_equal(late.state.pos, now.state.pos)
+        before = late.state.copy()
+    assert not np.array_equal(late.state.pos, now.state.pos)
+
+
+@pytest.mark.parametrize(
+    ("name", "substeps"), [("forest", None), ("forest", 3), ("rts_doorway", None), ("walls", 2)]
+)
+def test_deciding_in_the_background_thread_or_the_callers_gives_the_same_run(name, substeps):
+    """The background thread (two cores) and the caller's thread (NUMBA_NUM_THREADS=1) give
+    bit-identical runs, with several substeps (which read the state while the decision runs)
+    and with move orders (rts_doorway's order comes at tick 30)."""
+    scene = reacting(load_scene(bundled_scene(name)), substeps=substeps)
+    threaded = Simulation(scene, seed=4)
+    inline = Simulation(scene, seed=4)
+    inline._threaded = False
+    assert threaded._threaded  # the test suite's processes may use both cores
+    a = trajectory(threaded, 150)
+    assert "rigidflock-background" in {t.name for t in threading.enumerate()}
+    np.testing.assert_array_equal(a, trajectory(inline, 150))
+    if name == "rts_doorway":
+        assert threaded.orders.groups  # the order was given and controlled
+
+
+def test_a_reacting_run_is_deterministic_and_reset_replays_it():
+    sim = Simulation(reacting(load_scene(bundled_scene("forest"))), seed=7)
+    a = trajectory(sim, 120)
+    sim.reset(7)
+    np.testing.assert_array_equal(a, trajectory(sim, 120))
+
+
+def test_an_error_in_the_decision_reaches_the_caller(monkeypatch):
+    """What the decision raises in the background thread is raised by step(), not lost."""
+    sim = Simulation(reacting(load_scene(bundled_scene("aidemo4"))), seed=1)
+
+    def fail(*args):
+        raise MemoryError("no room for the pairs")
+
+    monkeypatch.setattr(Steerer, "__call__", fail)
+    with pytest.raises(MemoryError, match="no room"):
+        sim.step()
