@@ -156,7 +156,8 @@ class Simulation:
         )
         # the background thread only when this process may use two: same results either way
         self._threaded = self._beside and nb.config.NUMBA_NUM_THREADS > 1
-        self._sub_trig = np.full((n, 3), np.nan)
+        # a later substep's cos/sin cache, beside a decision that may be writing the steerer's
+        self._sub_trig = np.full((n, 3), np.nan) if sc.world.substeps > 1 else None
         self.state = State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n))
         # the snapshot decided on beside the step (the step goes on reading into self.state)
         self._snapshot = self.state.copy() if self._beside else None
@@ -230,7 +231,6 @@ class Simulation:
             if k:
                 self.world.read(st)
             t1 = clock()
-            # a later substep's own cos/sin cache: the decision's passes may be writing trig
             trig = self._steerer.trig if decision is None else self._sub_trig
             buf, rows = self.world.force_buffer()
             vehicle.vehicle_forces_rows(

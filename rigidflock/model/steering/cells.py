@@ -406,7 +406,7 @@ def ordered_rows(pos, radius, box_w, box_h, wrap):
 @nb.njit(cache=True, nogil=True)  # nogil: built ahead in a thread (VerletPairs.build_ahead)
 def ordered_rows_serial(pos, radius, box_w, box_h, wrap):
     """:func:`ordered_rows` on one thread, the same arrays: one pass over the rows, each
-    appended to a growing list (room for every other unit made first, so the branch-free fill
+    appended to a growing list (room for every candidate made first, so the branch-free fill
     never runs over), then sorted."""
     n = pos.shape[0]
     ncx, ncy, start, order, sp, row_cell = _row_grid(pos, radius, box_w, box_h, wrap)
@@ -417,9 +417,14 @@ def ordered_rows_serial(pos, radius, box_w, box_h, wrap):
     cap = max(16, 16 * n)
     nbr = np.empty(cap, np.int64)
     spans = np.empty((4, 2), np.int64)
+    # a row's candidates: at most the 3 x 3 cells around its own (room for every other unit
+    # instead grew the list to 32-64 entries a unit at 100,000 units, ~200 bytes a unit more)
+    fullest = 0
+    for c in range(ncx * ncy):
+        fullest = max(fullest, start[c + 1] - start[c])
+    worst = min(n - 1, 9 * fullest)
     m = 0
     for p in range(n):
-        worst = n - 1  # room for every other unit: the branch-free fill writes each candidate
         if m + worst > cap:
             while m + worst > cap:
                 cap *= 2
