@@ -171,6 +171,9 @@ def frame_from_sim(sim, vectors: bool = True, selected=None) -> Frame:
     ``sim`` may also be a stored tick (:class:`~rigidflock.playback.TickView`): without
     ``orders`` it gives ``buildings`` itself (or the scene's), and no order overlays."""
     u, st, steer, r = sim.units, sim.state, sim.steering, sim.rules
+    # feelers and aim points as offsets from the snapshot the steering decided on (one tick
+    # before the state with world.reaction_ticks = 1: drawn from where each unit is now)
+    decided = getattr(sim, "steering_state", st).pos
     leader = np.asarray(st.leader, bool) if len(st.leader) == u.n else np.zeros(u.n, bool)
     throttle = np.ones(u.n)
     bow = np.clip(steer.force, -u.max_steer, u.max_steer)
@@ -209,9 +212,9 @@ def frame_from_sim(sim, vectors: bool = True, selected=None) -> Frame:
         role=u.role,
         vel=st.vel,
         forces=vehicle_vectors(st.angle, st.vel, st.omega, throttle, bow, u) if vectors else None,
-        feeler=steer.feeler_end - st.pos,
+        feeler=steer.feeler_end - decided,
         felt=steer.felt,
-        target=steer.target,
+        target=steer.target if decided is st.pos else steer.target - decided + st.pos,
         pairs=steer.pairs,
         view=ViewModel(
             r.view,

@@ -13,7 +13,8 @@ tick. A recording started mid-run with orders given before its first stored tick
 re-simulated (physics) up to that tick, from the recorded scene, seed and inputs. With
 ``world.reaction_ticks = 1`` each tick's control reads the ``gap`` of the decision on the state
 before (made after that tick's orders, as the simulation makes it beside the step), and a
-recording that starts after tick 0 is re-simulated up to its first tick for that decision.
+recording that starts after tick 0 with an order at its first tick is re-simulated up to it
+for that decision.
 
 Seeking back restarts from the nearest checkpoint (one every ``CHECKPOINT`` ticks).
 """
@@ -64,9 +65,9 @@ class OrderTrack:
         """The orders at the first stored tick (and the gap the next control reads)."""
         pb = self.pb
         first = pb.first_tick
-        # given before the recording began, or deciding beside the step (the decision on the
-        # state before the first stored one is needed): re-simulate
-        if self.first_order < first or (self._beside and first > 0):
+        # given before the recording began, or at its first tick while deciding beside the
+        # step (its control reads the decision on the state before, not stored): re-simulate
+        if self.first_order < first or (self._beside and 0 < first == self.first_order):
             from rigidflock.sim import Simulation
 
             sim = Simulation(pb.scene, seed=pb.reader.header["seed"])

@@ -14,8 +14,11 @@ tick. Columns (world units, seconds):
 - ``chaser_distance``: the player's distance to the nearest chaser (empty without both);
 - ``arrived_K``: units of the scene's K-th order on their slots (empty before it is given).
 
-Tick 0 (the spawned state) is the first row. Rows are plain dicts (records):
-``pandas.DataFrame(rows)`` loads them directly, or see :func:`to_dataframe`.
+With ``world.reaction_ticks = 1`` the columns from the steering (``polarization``, ``nn_mean``,
+``min_separation``, ``leaders``) are those of the snapshot it decided on, one tick before the
+row's ``tick`` (as in the run summary). Tick 0 (the spawned state) is the first row. Rows are
+plain dicts (records): ``pandas.DataFrame(rows)`` loads them directly, or see
+:func:`to_dataframe`.
 """
 
 from __future__ import annotations

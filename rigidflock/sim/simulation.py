@@ -15,7 +15,9 @@ about the physics step plus the read and write instead of their sum with the rul
 ``steering`` (and ``state.leader``) is then the decision on the snapshot before ``state``
 (``steering_state``, a copy kept for what reads the two together, such as the run metrics). The
 first tick uses the decision on the first snapshot. In a process told to use one numba thread
-(``NUMBA_NUM_THREADS=1``: sweeps, vector environments) the decision runs in this thread
+(``NUMBA_NUM_THREADS=1``: sweeps, vector environments), and with ``world.substeps`` above 1
+(the later substeps' force kernel would run in parallel beside the decision's, which numba's
+workqueue threading layer does not allow), the decision runs in this thread after the step
 instead, with the same results.
 """
 
@@ -106,6 +108,7 @@ class Simulation:
 
     def reset(self, seed: int | None = None) -> State:
         """Start the run again from the scene, with ``seed`` (default: the last one used)."""
+        self._settle()
         if seed is not None:
             self.seed = int(seed)
         self.rng = np.random.default_rng(self.seed)
@@ -155,9 +158,7 @@ class Simulation:
             max_threads=1 if self._beside else None,
         )
         # the background thread only when this process may use two: same results either way
-        self._threaded = self._beside and nb.config.NUMBA_NUM_THREADS > 1
-        # a later substep's cos/sin cache, beside a decision that may be writing the steerer's
-        self._sub_trig = np.full((n, 3), np.nan) if sc.world.substeps > 1 else None
+        self._threaded = self._beside and nb.config.NUMBA_NUM_THREADS > 1 and sc.world.substeps == 1
         self.state = State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n))
         # the snapshot decided on beside the step (the step goes on reading into self.state)
         self._snapshot = self.state.copy() if self._beside else None
@@ -185,11 +186,28 @@ class Simulation:
             role = np.where(group >= 0, ROLE_NONE, u.role)
         return background.Job(self._steerer, st, self.rules, key, role)
 
+    def _settle(self) -> None:
+        """Wait for a decision left running by a step that raised (an error in pymunk's step,
+        or Ctrl-C while waiting for it): the next decision must not share the steerer's
+        buffers with it. What it decided is dropped."""
+        job, self._pending = getattr(self, "_pending", None), None
+        if job is not None:
+            job.wait()
+
+    def _run_here(self, job: background.Job) -> None:
+        """Run ``job`` in this thread, keeping this thread's numba thread count (a decision
+        beside the step sets it to 1 for its own passes)."""
+        threads = nb.get_num_threads()
+        job.run()
+        if nb.get_num_threads() != threads:
+            nb.set_num_threads(threads)
+
     def _adopt(self, job: background.Job) -> None:
         """Take the decision ``job`` made (run here if its thread is gone, as in a forked child;
         what it raised, raised here)."""
         if not job.wait():
-            job.run()
+            self._run_here(job)
+        self._pending = None
         if job.error is not None:
             raise job.error
         self.steering = job.result
@@ -199,7 +217,7 @@ class Simulation:
     def _analyse(self) -> None:
         """The rules' decision for the current snapshot, made now."""
         job = self._decision(self.state)
-        job.run()
+        self._run_here(job)
         self._adopt(job)
 
     def _unpin(self, throttle: np.ndarray, spared: np.ndarray) -> np.ndarray:
@@ -231,18 +249,17 @@ class Simulation:
             if k:
                 self.world.read(st)
             t1 = clock()
-            trig = self._steerer.trig if decision is None else self._sub_trig
             buf, rows = self.world.force_buffer()
             vehicle.vehicle_forces_rows(
                 st.angle, st.vel, st.omega, throttle, fs, u.length, u.thrust, u.max_steer,
-                u.drag_k, u.angular_damping, trig, rows, buf,
+                u.drag_k, u.angular_damping, self._steerer.trig, rows, buf,
             )  # fmt: skip
             t2 = clock()
             self.world.write_forces()
             if k == 0 and self._beside:
                 decision = self._decision(st.copy(self._snapshot))
                 if self._threaded:
-                    background.submit(decision)
+                    self._pending = background.submit(decision)
             elif k == 0:
                 self._steerer.build_ahead()  # beside the physics step, on the idle core
             t3 = clock()
@@ -258,6 +275,7 @@ class Simulation:
         """Advance one tick. ``command`` drives the player and may switch rules; a bad one raises
         :class:`~rigidflock.sim.commands.CommandError` before anything changes."""
         check_command(command)
+        self._settle()
         u, st = self.units, self.state
         changed = False
         if command is not None and command.toggles:
@@ -304,7 +322,7 @@ class Simulation:
             if decision is not None:
                 t0 = time.perf_counter()
                 if not self._threaded:
-                    decision.run()
+                    self._run_here(decision)
                 self._adopt(decision)
                 self.timings["wait"] += time.perf_counter() - t0
         finally:

@@ -20,3 +20,26 @@ def test_overlays_parse():
     assert Overlays.parse("all").links
     with pytest.raises(ValueError, match="unknown overlay"):
         Overlays.parse("vectors,sparkles")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_feelers_and_aims_of_a_decision_one_tick_old_start_at_the_unit(seed):
+    """world.reaction_ticks = 1: the steering is of the snapshot before the state. Feelers are
+    drawn as the decision's offsets from where each unit is now, so none is longer than a
+    feeler, even for a unit that crossed a wrap-around edge this tick (a feeler drawn from the
+    new position to the old tip once spanned the world); aim points move with their unit."""
+    from rigidflock import Simulation, bundled_scene, load_scene
+    from rigidflock.render.frame import frame_from_sim
+    from tests.sim.test_reaction import reacting
+
+    sim = Simulation(reacting(load_scene(bundled_scene("aidemo4"))), seed=seed)
+    feeler = sim.units.length * sim.rules.feeler_factor
+    for _ in range(120):
+        sim.step()
+        f = frame_from_sim(sim, vectors=False)
+        # the decision's feeler: its heading times the feeler length, from the unit
+        np.testing.assert_allclose(f.feeler, sim.steering.heading * feeler[:, None], atol=1e-9)
+        aim = sim.steering.target - sim.steering_state.pos
+        drawn = f.target - sim.state.pos
+        ok = np.isfinite(aim[:, 0])
+        np.testing.assert_allclose(drawn[ok], aim[ok], atol=1e-9)

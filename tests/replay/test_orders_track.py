@@ -27,7 +27,9 @@ def controls(monkeypatch):
 
 
 @pytest.mark.parametrize("reaction", [0, 1])
-@pytest.mark.parametrize("start", [0, 60])  # the orders come before tick 60
+# rts_doorway's order comes at tick 30, rts_crossing's at 0: recordings started before the
+# first order, at it (0) and after it (60)
+@pytest.mark.parametrize("start", [0, 10, 60])
 @pytest.mark.parametrize("name", ["rts_doorway", "rts_crossing"])  # one group, two that meet
 def test_the_replay_rebuilds_the_live_control(tmp_path, controls, reaction, start, name):
     scene = reacting(load_scene(bundled_scene(name)), reaction)
