@@ -99,7 +99,7 @@ def _read_vec2(ctx: Ctx, value: Any, path: str, default: Any, k: Key) -> Any:
 # declares; the default after an error.
 _READERS = {
     "float": lambda ctx, v, p, d, k: as_float(ctx, v, p, d, gt=k.gt, ge=k.ge, le=k.le, most=k.most),
-    "int": lambda ctx, v, p, d, k: as_int(ctx, v, p, d, ge=k.ge, most=k.most),
+    "int": lambda ctx, v, p, d, k: as_int(ctx, v, p, d, ge=k.ge, le=k.le, most=k.most),
     "bool": lambda ctx, v, p, d, k: as_bool(ctx, v, p, d),
     "str": lambda ctx, v, p, d, k: as_str(ctx, v, p, d),
     "enum": lambda ctx, v, p, d, k: as_enum(ctx, v, p, d, k.choices),

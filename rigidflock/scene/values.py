@@ -42,9 +42,14 @@ def _most_text(most) -> str:
     )
 
 
-def as_int(ctx: Ctx, value: Any, path: str, default, *, ge: int, most: int | None = None):
-    if isinstance(value, bool) or not isinstance(value, int) or value < ge:
-        ctx.error(path, f"must be an integer >= {ge}, got {desc(value)}")
+def as_int(
+    ctx: Ctx, value: Any, path: str, default, *, ge: int, le: int | None = None,
+    most: int | None = None,
+):  # fmt: skip
+    bad = isinstance(value, bool) or not isinstance(value, int) or value < ge
+    if bad or (le is not None and value > le):
+        what = f">= {ge}" if le is None else f"from {ge} to {le}"
+        ctx.error(path, f"must be an integer {what}, got {desc(value)}")
         return default
     if most is not None and value > most:
         ctx.error(path, f"{_most_text(most)}, got {desc(value)}")

@@ -486,3 +486,11 @@ def test_message_order_is_kept():
         "o.toml: orders[0].select: required: { family = ... }, { ids = [...] } or "
         "{ rect = [x0, y0, x1, y1] } (line 13)",
     ]
+
+
+@pytest.mark.parametrize("value", ["2", "-1", "1.0", "true", '"1"'])
+def test_an_integer_key_with_an_upper_limit_says_its_range(value):
+    """world.reaction_ticks is 0 or 1: 2 is refused like -1 (an upper limit on an integer key
+    was once declared and not checked), with the range in the message."""
+    err = one_error(with_group(f"[world]\nreaction_ticks = {value}\n"))
+    assert "world.reaction_ticks: must be an integer from 0 to 1" in err and "line 2" in err
