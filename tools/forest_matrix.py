@@ -5,6 +5,7 @@ with margin 20, 3,000 ticks. The requirement: ratio <= 0.3 on every seed and lon
 
     PYTHONPATH=$PWD python tools/forest_matrix.py [--views wide,limited,narrow]
         [--bounds wrap,walls] [--seeds 1-8] [--ticks 3000] [--procs 2] [--off-cache FILE]
+        [--reaction-ticks 0|1]
 
 Runs in at most 2 worker processes (each NUMBA_NUM_THREADS=1, niced to 19): the machine is
 shared. ``--off-cache`` keeps the avoidance-off runs (which steering changes to avoidance do not
@@ -38,12 +39,13 @@ def _init_worker() -> None:
 
 
 def run_one(task):
-    """(view, bounds, seed, avoid, ticks) -> (task, metrics subset)."""
+    """(view, bounds, seed, avoid, ticks, reaction) -> (task, metrics subset)."""
     from rigidflock.runs.runner import run_scene
     from rigidflock.scene import parse_scene
 
-    view, bounds, seed, avoid, ticks = task
+    view, bounds, seed, avoid, ticks, reaction = task
     text = FOREST.format(view=view, bounds=bounds, avoid=str(avoid).lower())
+    text = text.replace("[world]\n", f"[world]\nreaction_ticks = {reaction}\n")
     m = run_scene(parse_scene(text, "forest.toml"), ticks, seed=seed).metrics
     keep = ("obstacle_contacts", "longest_pin_seconds", "pinned_seconds")
     return task, {k: m[k] for k in keep}
@@ -69,6 +71,13 @@ def main() -> None:
     p.add_argument("--ticks", type=int, default=3000)
     p.add_argument("--procs", type=int, default=2, help="worker processes (at most 2)")
     p.add_argument("--off-cache", type=Path, help="JSON file keeping the avoidance-off runs")
+    p.add_argument(
+        "--reaction-ticks",
+        type=int,
+        choices=(0, 1),
+        default=0,
+        help="the scenes' world.reaction_ticks (1: steering decided beside the step)",
+    )
     a = p.parse_args()
     views, bounds = a.views.split(","), a.bounds.split(",")
     cells = [(v, b, s) for v in views for b in bounds for s in a.seeds]
@@ -77,10 +86,11 @@ def main() -> None:
         cache = json.loads(a.off_cache.read_text())
 
     def key(v, b, s):
-        return f"{v}/{b}/{s}/{a.ticks}"
+        return f"{v}/{b}/{s}/{a.ticks}" + (f"/r{a.reaction_ticks}" if a.reaction_ticks else "")
 
-    tasks = [(v, b, s, True, a.ticks) for v, b, s in cells]
-    tasks += [(v, b, s, False, a.ticks) for v, b, s in cells if key(v, b, s) not in cache]
+    r = a.reaction_ticks
+    tasks = [(v, b, s, True, a.ticks, r) for v, b, s in cells]
+    tasks += [(v, b, s, False, a.ticks, r) for v, b, s in cells if key(v, b, s) not in cache]
     t0 = time.perf_counter()
     results = {}
     with mp.get_context("spawn").Pool(min(2, max(1, a.procs)), _init_worker) as pool:
