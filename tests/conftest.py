@@ -20,3 +20,16 @@ def scene_from():
 
 
 SCENES = sorted((ROOT / "scenes").glob("*.toml"))
+
+
+def trajectory(sim, ticks: int):
+    """(ticks, 6N): every unit's position, velocity, angle and spin after each of ``ticks``
+    steps, one row a tick (two runs compare bit for bit)."""
+    import numpy as np
+
+    rows = []
+    for _ in range(ticks):
+        sim.step()
+        st = sim.state
+        rows.append(np.concatenate([st.pos.ravel(), st.vel.ravel(), st.angle, st.omega]))
+    return np.array(rows)

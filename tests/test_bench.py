@@ -136,8 +136,11 @@ def test_bench_command_writes_json_and_plot(tmp_path, capsys):
     assert "ticks/s" in capsys.readouterr().out
 
 
-def test_bench_bad_units_is_one_line_and_exit_2(capsys):
+@pytest.mark.parametrize(
+    "args", [["--units", "1000,lots"], ["--reaction-ticks", "2"], ["--reaction-ticks", "one"]]
+)
+def test_bench_bad_option_is_one_line_and_exit_2(capsys, args):
     from rigidflock.cli import main
 
-    assert main(["bench", "--units", "1000,lots"]) == 2
+    assert main(["bench", *args]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1

@@ -43,11 +43,12 @@ class Job:
             self.done.set()
 
     def wait(self) -> bool:
-        """Until the job is done (True), or its worker is gone (False: a forked child whose
-        parent had it under way, where no thread runs it)."""
-        while not self.done.wait(0.05):
+        """Until the job is done (True), or at once False when no thread will run it: never
+        handed to one, or its worker is gone (a forked child whose parent had it under way)."""
+        while not self.done.is_set():
             if self.worker is None or not self.worker.is_alive():
                 return self.done.is_set()
+            self.done.wait(0.05)
         return True
 
 

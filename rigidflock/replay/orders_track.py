@@ -50,7 +50,8 @@ class OrderTrack:
             self.buildings_at[tick] += list(getattr(cmd, "add_buildings", ()) or ())
         ticks = [t for t, v in self.orders_at.items() if v]
         self.first_order = min(ticks) if ticks else None
-        self._checkpoints: dict[int, Orders] = {}
+        # tick -> (orders, the gap its next control reads with reaction_ticks = 1)
+        self._checkpoints: dict[int, tuple[Orders, np.ndarray | None]] = {}
         self._tick = None  # the tick self._orders stands at
         self._orders: Orders | None = None
         self._beside = playback.scene.world.reaction_ticks == 1

@@ -102,6 +102,7 @@ class Simulation:
         self.seed = self.scene.seed if seed is None else int(seed)
         # Neighbour reuse margin (world units); results do not depend on it, only speed does.
         self.neighbour_skin = neighbour_skin
+        self._pending: background.Job | None = None  # a decision handed to the thread
         self.reset(self.seed)
 
     # -- building -----------------------------------------------------------------------------
@@ -190,7 +191,7 @@ class Simulation:
         """Wait for a decision left running by a step that raised (an error in pymunk's step,
         or Ctrl-C while waiting for it): the next decision must not share the steerer's
         buffers with it. What it decided is dropped."""
-        job, self._pending = getattr(self, "_pending", None), None
+        job, self._pending = self._pending, None
         if job is not None:
             job.wait()
 
@@ -203,8 +204,8 @@ class Simulation:
             nb.set_num_threads(threads)
 
     def _adopt(self, job: background.Job) -> None:
-        """Take the decision ``job`` made (run here if its thread is gone, as in a forked child;
-        what it raised, raised here)."""
+        """Take the decision ``job`` made (run here if no thread ran it: never handed to one, or
+        its thread is gone, as in a forked child; what it raised, raised here)."""
         if not job.wait():
             self._run_here(job)
         self._pending = None
@@ -216,9 +217,7 @@ class Simulation:
 
     def _analyse(self) -> None:
         """The rules' decision for the current snapshot, made now."""
-        job = self._decision(self.state)
-        self._run_here(job)
-        self._adopt(job)
+        self._adopt(self._decision(self.state))
 
     def _unpin(self, throttle: np.ndarray, spared: np.ndarray) -> np.ndarray:
         """An AI unit pressed still against an obstacle, wall or building (pymunk's contact
@@ -321,8 +320,6 @@ class Simulation:
             decision = self._physics(st, throttle, fs)
             if decision is not None:
                 t0 = time.perf_counter()
-                if not self._threaded:
-                    self._run_here(decision)
                 self._adopt(decision)
                 self.timings["wait"] += time.perf_counter() - t0
         finally:

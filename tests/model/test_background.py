@@ -35,3 +35,17 @@ def test_waiting_on_a_job_whose_worker_is_gone_returns():
     t = time.perf_counter()
     assert job.wait() is False
     assert time.perf_counter() - t < 5.0 and job.result is None
+
+
+def test_waiting_on_a_job_never_handed_to_a_thread_returns_at_once():
+    """The simulation runs such a job itself (one numba thread): no wait for a thread first."""
+    job = background.Job(lambda: 1)
+
+    class NoPoll(threading.Event):
+        def wait(self, timeout=None):
+            raise AssertionError("polled for a thread that was never given the job")
+
+    job.done = NoPoll()
+    assert job.wait() is False and job.result is None
+    job.run()
+    assert job.wait() is True and job.result == 1

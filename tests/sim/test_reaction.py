@@ -14,6 +14,7 @@ from rigidflock.model import background
 from rigidflock.model.steering.blend import Steerer
 from rigidflock.scene.overrides import derive
 from rigidflock.sim import Simulation
+from tests.conftest import trajectory
 
 
 def reacting(scene, ticks: int = 1, substeps: int | None = None):
@@ -22,15 +23,6 @@ def reacting(scene, ticks: int = 1, substeps: int | None = None):
     if substeps is not None:
         changes["world.substeps"] = substeps
     return derive(scene, changes)
-
-
-def trajectory(sim, ticks):
-    out = []
-    for _ in range(ticks):
-        sim.step()
-        st = sim.state
-        out.append(np.concatenate([st.pos.ravel(), st.vel.ravel(), st.angle, st.omega]))
-    return np.array(out)
 
 
 @pytest.mark.parametrize("name", ["aidemo4", "forest", "walls"])

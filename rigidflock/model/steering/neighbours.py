@@ -111,7 +111,8 @@ class VerletPairs:
         self._ref: np.ndarray | None = None
         self._radius = -1.0
         self._moved2 = np.inf  # the last stale check's largest squared move since the build
-        self._next: background.Job | None = None  # a list being built ahead (:meth:`build_ahead`)
+        # a list being built ahead (:meth:`build_ahead`): (job, positions, radius) it is for
+        self._next: tuple[background.Job, np.ndarray, float] | None = None
         self.i = self.j = _EMPTY[0]
         self.ptr, self.nbr = np.zeros(1, np.int64), np.zeros(0, np.int64)
 
@@ -213,24 +214,23 @@ class VerletPairs:
 
         ref = np.array(pos, dtype=np.float64)  # a copy: the caller's array changes next tick
         job = background.Job(_build_rows, cells.ordered_rows_serial, ref, radius + self.skin, box)
-        job.ref, job.radius = ref, radius
-        self._next = background.submit(job)  # only once queued: a failure leaves none pending
+        self._next = (background.submit(job), ref, radius)  # only once queued
 
     def _take_ahead(self, pos, radius) -> None:
         """Adopt the list built ahead once it is done, if built for this radius and unit
         count; its reference is the positions it was built from, so the stale check that
         follows judges it like any other list."""
-        job = self._next
+        job, ref, built_for = self._next
         self._next = None
         # not done (a forked child: nothing built it here) or failed (e.g. a MemoryError):
         # the tick builds the list itself
         if not job.wait() or job.error is not None:
             return
-        if job.radius != radius or len(job.ref) != len(pos):
+        if built_for != radius or len(ref) != len(pos):
             return
         self.ordered = job.result
         self.build_seconds = job.seconds
-        self._ref = job.ref
+        self._ref = ref
         self._radius = radius
         self.builds += 1
         self.built_ahead += 1

@@ -7,6 +7,7 @@ import pytest
 
 from rigidflock.model.steering.blend import World, steer_reference
 from rigidflock.sim import Simulation
+from tests.conftest import trajectory
 
 SCENE = """
 [world]
@@ -59,21 +60,12 @@ def test_fast_steering_matches_the_reference(scene_from, bounds, view):
     assert sim.state.leader.any()
 
 
-def trace(sim, ticks):
-    rows = []
-    for _ in range(ticks):
-        sim.step()
-        st = sim.state
-        rows.append(np.concatenate([st.pos.ravel(), st.vel.ravel(), st.angle, st.omega]))
-    return np.array(rows)
-
-
 @pytest.mark.parametrize("bounds", ["wrap", "walls"])
 def test_neighbour_reuse_is_bit_identical_to_fresh_searches(scene_from, bounds):
     sc = scene_from(SCENE.format(bounds=bounds, view="wide"))
     fresh = Simulation(sc, neighbour_skin=0.0)
     reused = Simulation(sc, neighbour_skin=6.0)
-    a, b = trace(fresh, 400), trace(reused, 400)
+    a, b = trajectory(fresh, 400), trajectory(reused, 400)
     assert np.array_equal(a, b)
     assert reused._steerer.verlet.builds < fresh._steerer.verlet.builds / 3
 
@@ -102,7 +94,7 @@ def test_lists_built_ahead_are_bit_identical_to_fresh_searches(scene_from, bound
     ahead = Simulation(sc, neighbour_skin=6.0)
     ahead._steerer.threads = _TwoThreads()
     ahead._steerer.verlet.ahead_from = 0.0  # however quick the build (100 units)
-    a, b = trace(fresh, 400), trace(ahead, 400)
+    a, b = trajectory(fresh, 400), trajectory(ahead, 400)
     assert np.array_equal(a, b)
     assert ahead._steerer.verlet.built_ahead >= 3
 
@@ -119,7 +111,7 @@ def test_a_failing_build_ahead_leaves_the_tick_whole(scene_from, monkeypatch):
         raise MemoryError
 
     monkeypatch.setattr(ahead._steerer.verlet, "build_ahead", fail)
-    assert np.array_equal(trace(fresh, 200), trace(ahead, 200))
+    assert np.array_equal(trajectory(fresh, 200), trajectory(ahead, 200))
     assert ahead._steerer.verlet.built_ahead == 0
 
 

@@ -176,7 +176,7 @@ def test_a_forked_child_builds_its_own_lists():
     v.ordered_rows(pos, 12.0, None)
     v._moved2 = np.inf  # as if half way to stale: build ahead now
     v.build_ahead(pos, 12.0, None)
-    job = v._next
+    job = v._next[0]
     job.done.clear()  # a build still under way when the process forks
     ctx = multiprocessing.get_context("fork")
     child = ctx.Process(target=_child_builds, args=(v, pos))
