@@ -32,6 +32,7 @@ import time
 
 import numpy as np
 
+from rigidflock.heap import fix_mmap_threshold
 from rigidflock.scene import Scene, parse_scene
 
 DEFAULT_SIZES = (1000, 10000, 100000)
@@ -39,11 +40,13 @@ PHASES = ("read", "neighbours", "rules", "forces", "write", "physics", "wait")
 COLUMN = {"physics": "step"}  # the table's name for the step timed in the tick
 
 
-def bench_scene(n: int, spacing: float = 15.0, reaction_ticks: int = 0) -> Scene:
+def bench_scene(n: int, spacing: float = 15.0, reaction_ticks: int | None = None) -> Scene:
     """The benchmark world for ``n`` units (see the module docstring), with the scene's
-    ``world.reaction_ticks`` (1: the steering decided beside the physics step)."""
+    ``world.reaction_ticks`` (1: the steering decided beside the physics step, 0: before it;
+    None: the key's default)."""
     side = float(np.sqrt(n) * spacing * 1.15)  # the spawn disc fills the square
     r = side / 2 - 10.0
+    reaction = "" if reaction_ticks is None else f"reaction_ticks = {reaction_ticks}"
     return parse_scene(
         f"""
 name = "bench {n}"
@@ -51,7 +54,7 @@ seed = 1
 [world]
 size = [{side}, {side}]
 bounds = "walls"
-reaction_ticks = {reaction_ticks}
+{reaction}
 [rules]
 view = "wide"
 chase = false
@@ -171,7 +174,7 @@ def bare_steps(sim, ticks: int) -> float:
     return (sim.timings["physics"] - before) / ticks
 
 
-def bench_one(n: int, ticks: int, warmup: int, reaction_ticks: int = 0) -> dict:
+def bench_one(n: int, ticks: int, warmup: int, reaction_ticks: int | None = None) -> dict:
     """Build and time one size in this process."""
     from rigidflock.runs.metrics import RunMetrics
     from rigidflock.runs.runner import check_state
@@ -205,7 +208,7 @@ def bench_one(n: int, ticks: int, warmup: int, reaction_ticks: int = 0) -> dict:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - base
     return {
         "units": n,
-        "reaction_ticks": reaction_ticks,
+        "reaction_ticks": sim.scene.world.reaction_ticks,
         "ticks": ticks,
         "build_seconds": build,
         "tick_seconds": tick,
@@ -222,7 +225,8 @@ def bench_one(n: int, ticks: int, warmup: int, reaction_ticks: int = 0) -> dict:
     }
 
 
-def _child(n, ticks, warmup, queue, kind="flock", reaction_ticks=0):
+def _child(n, ticks, warmup, queue, kind="flock", reaction_ticks=None):
+    fix_mmap_threshold()  # as the command that started it (spawn: nothing is inherited)
     try:
         queue.put(
             bench_one(n, ticks, warmup, reaction_ticks)
@@ -234,11 +238,17 @@ def _child(n, ticks, warmup, queue, kind="flock", reaction_ticks=0):
 
 
 def run_bench(
-    sizes, ticks: int, warmup: int, progress=None, orders: int = 0, reaction_ticks: int = 0
+    sizes,
+    ticks: int,
+    warmup: int,
+    progress=None,
+    orders: int = 0,
+    reaction_ticks: int | None = None,
 ) -> list[dict]:
     """Each size in a fresh process; ``progress(result)`` after each. With ``orders`` > 0, one
     more run: that many units under move orders (its row has ``"scenario": "orders"``; the
-    others ``"scenario": "flock"``). ``reaction_ticks``: the flock scenes' (0 or 1)."""
+    others ``"scenario": "flock"``). ``reaction_ticks``: the flock scenes' (0, 1 or None: the
+    key's default)."""
     ctx = mp.get_context("spawn")
     results = []
     jobs = [(n, "flock") for n in sizes] + ([(orders, "orders")] if orders else [])

@@ -75,8 +75,9 @@ def main() -> None:
         "--reaction-ticks",
         type=int,
         choices=(0, 1),
-        default=0,
-        help="the scenes' world.reaction_ticks (1: steering decided beside the step)",
+        default=1,
+        help="the scenes' world.reaction_ticks (default 1: steering decided beside the step; 0: "
+        "before it, as in models 1-11)",
     )
     a = p.parse_args()
     views, bounds = a.views.split(","), a.bounds.split(",")
@@ -86,7 +87,7 @@ def main() -> None:
         cache = json.loads(a.off_cache.read_text())
 
     def key(v, b, s):
-        return f"{v}/{b}/{s}/{a.ticks}" + (f"/r{a.reaction_ticks}" if a.reaction_ticks else "")
+        return f"{v}/{b}/{s}/{a.ticks}/r{a.reaction_ticks}"
 
     r = a.reaction_ticks
     tasks = [(v, b, s, True, a.ticks, r) for v, b, s in cells]

@@ -16,6 +16,7 @@ import warnings
 
 from rigidflock.cli.args import EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_FAILED, EXIT_OK, UsageError
 from rigidflock.cli.parser import build_parser
+from rigidflock.heap import fix_mmap_threshold
 from rigidflock.outputs import OutputError
 from rigidflock.replay import ReplayError
 from rigidflock.scene import SceneError
@@ -69,6 +70,7 @@ def interrupted(received: list[int]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    fix_mmap_threshold()
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
     debug = "--debug" in argv

@@ -178,9 +178,9 @@ def _add_bench(sub) -> None:
         "--reaction-ticks",
         type=int,
         choices=(0, 1),
-        default=0,
-        help="the flock scenes' world.reaction_ticks (1: the steering decided beside the "
-        "physics step, on the snapshot one tick old; default 0)",
+        default=None,
+        help="the flock scenes' world.reaction_ticks (default 1: the steering decided beside "
+        "the physics step, on the snapshot one tick old; 0: before it)",
     )
     b.add_argument("--json", metavar="FILE.json", help="write the results as JSON")
     b.add_argument("--plot", metavar="FILE.png", help="plot ticks/s against units (matplotlib)")

@@ -261,7 +261,7 @@ def cmd_bench(args) -> int:
             raise UsageError(
                 "rigidflock bench: --plot needs matplotlib (pip install 'rigidflock[plot]')"
             ) from None
-    beside = ", the steering decided beside the physics step" if args.reaction_ticks else ""
+    beside = ", the steering decided before the physics step" if args.reaction_ticks == 0 else ""
     print(
         f"rigidflock bench: {args.ticks} ticks after {args.warmup} warm-up, each size in its own "
         f"process{beside}",

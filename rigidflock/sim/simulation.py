@@ -72,8 +72,9 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # without move orders are as in model 9). 11: a group yielding at a door goes on once the other
 # group's units are 2.5 lengths through the meeting point instead of 1 (runs without move
 # orders, and with one group, are as in model 10). Scenes with ``world.reaction_ticks = 1``
-# (new in model 11; the default 0 is the model as before) decide their steering beside the step.
-MODEL_VERSION = 11
+# (new in model 11, default 0) decide their steering beside the step. 12: ``world.reaction_ticks``
+# defaults to 1 (a scene with ``reaction_ticks = 0`` runs as in model 11).
+MODEL_VERSION = 12
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python

@@ -17,11 +17,12 @@ SCENES = ["aidemo4.toml", "walls.toml", "forest.toml", "rts_crossing.toml"]
 @pytest.mark.parametrize("name", SCENES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_tick_nn_equals_the_kdtree_search(name, seed):
+    """In the snapshot the steering decided on (by default the one before the step's state)."""
     sim = Simulation(load_scene(ROOT / "scenes" / name), seed=seed)
     for _ in range(40):
         sim.step()
         n = sim.units.n_ai
-        ref = nn_distances(sim.state.pos[:n], sim.box)
+        ref = nn_distances(sim.steering_state.pos[:n], sim.box)
         np.testing.assert_array_equal(run_metrics.tick_nn(sim, sim.box), ref)
 
 
@@ -31,7 +32,7 @@ def test_tick_nn_with_isolated_units():
     sim = Simulation(scene)
     sim.step()
     assert np.isinf(sim.steering.nn).any()
-    ref = nn_distances(sim.state.pos[: sim.units.n_ai], sim.box)
+    ref = nn_distances(sim.steering_state.pos[: sim.units.n_ai], sim.box)
     np.testing.assert_array_equal(run_metrics.tick_nn(sim, sim.box), ref)
 
 
@@ -42,7 +43,9 @@ def test_run_summary_unchanged(name, seed, monkeypatch):
     scene = load_scene(ROOT / "scenes" / name)
     fast = run_scene(scene, 60, seed=seed).metrics
     monkeypatch.setattr(
-        run_metrics, "tick_nn", lambda sim, box: nn_distances(sim.state.pos[: sim.units.n_ai], box)
+        run_metrics,
+        "tick_nn",
+        lambda sim, box: nn_distances(sim.steering_state.pos[: sim.units.n_ai], box),
     )
     monkeypatch.setattr(run_metrics, "polarization_fast", polarization)
     slow = run_scene(scene, 60, seed=seed).metrics

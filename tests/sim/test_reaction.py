@@ -34,7 +34,7 @@ def test_the_forces_act_on_the_decision_made_one_tick_before(name, seed):
     the state after it is the same; from tick 1 on the late reaction shows."""
     scene = load_scene(bundled_scene(name))
     late = Simulation(reacting(scene), seed=seed)
-    now = Simulation(scene, seed=seed)
+    now = Simulation(reacting(scene, 0), seed=seed)
     fresh = Steerer(late.units, late._steerer.world, 0.0)
     before = late.state.copy()
     for tick in range(30):

@@ -85,11 +85,17 @@ class _TwoThreads:
         pass
 
 
+def decided_before_the_step(text: str) -> str:
+    """Lists are built ahead beside the physics step only when the steering is decided before it
+    (``world.reaction_ticks = 0``); with 1 the decision itself runs there, lists and all."""
+    return text.replace("[world]\n", "[world]\nreaction_ticks = 0\n", 1)
+
+
 @pytest.mark.parametrize("bounds", ["wrap", "walls"])
 def test_lists_built_ahead_are_bit_identical_to_fresh_searches(scene_from, bounds):
     """Which valid neighbour list the pairs come from changes nothing: a run whose lists are
     built ahead in a background thread is the run of a fresh search every tick, bit for bit."""
-    sc = scene_from(SCENE.format(bounds=bounds, view="wide"))
+    sc = scene_from(decided_before_the_step(SCENE.format(bounds=bounds, view="wide")))
     fresh = Simulation(sc, neighbour_skin=0.0)
     ahead = Simulation(sc, neighbour_skin=6.0)
     ahead._steerer.threads = _TwoThreads()
@@ -102,7 +108,7 @@ def test_lists_built_ahead_are_bit_identical_to_fresh_searches(scene_from, bound
 def test_a_failing_build_ahead_leaves_the_tick_whole(scene_from, monkeypatch):
     """Building ahead only saves time: when it fails (here a MemoryError copying the
     positions) the tick goes on and builds its lists itself, the run unchanged."""
-    sc = scene_from(SCENE.format(bounds="walls", view="wide"))
+    sc = scene_from(decided_before_the_step(SCENE.format(bounds="walls", view="wide")))
     fresh = Simulation(sc, neighbour_skin=0.0)
     ahead = Simulation(sc, neighbour_skin=6.0)
     ahead._steerer.threads = _TwoThreads()
