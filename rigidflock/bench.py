@@ -131,6 +131,7 @@ def bench_orders(n: int, ticks: int, warmup: int) -> dict:
     return {
         "units": n,
         "orders": len(sim.scene.orders),
+        "reaction_ticks": sim.scene.world.reaction_ticks,
         "ticks_per_second": 1.0 / tick,
         "tick_seconds": tick,
         "route_searches": o.searches,

@@ -6,7 +6,8 @@ Checks the base commit out into a temporary git worktree, then runs ``rigidflock
 each checkout in turn (A B A B ...: both see the same machine load) and prints the median
 ticks/s of each and their ratio (this checkout / base), for the tick and for ``run`` (the tick
 plus the run metrics). The machine has 2 shared cores: a ratio
-within about +-5% is noise.
+within about +-5% is noise. Against a commit before model 12 pass ``--reaction-ticks`` to
+compare the same way of deciding the steering.
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def bench(checkout: Path, units: str, ticks: int, out: Path) -> dict[int, tuple[float, float]]:
+def bench(
+    checkout: Path, units: str, ticks: int, out: Path, extra: list[str]
+) -> dict[int, tuple[float, float]]:
     """{units: (tick ticks/s, run ticks/s)}; the run figure is the tick plus the run metrics
     (``split.metrics``), which every version of the bench reports."""
     cmd = [sys.executable, "-m", "rigidflock", "bench", "--units", units, "--ticks", str(ticks),
-           "--orders", "0", "--json", str(out)]  # fmt: skip
+           "--orders", "0", "--json", str(out), *extra]  # fmt: skip
     subprocess.run(cmd, cwd=checkout, check=True, stdout=subprocess.DEVNULL)
     return {
         r["units"]: (r["ticks_per_second"], 1.0 / (r["tick_seconds"] + r["split"]["metrics"]))
@@ -40,7 +43,14 @@ def main() -> int:
     ap.add_argument("--units", default="1000,10000")
     ap.add_argument("--ticks", type=int, default=300)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument(
+        "--reaction-ticks",
+        choices=("0", "1"),
+        help="passed to both checkouts' bench (each otherwise uses its own default: 0 before "
+        "model 12, 1 since; both must know the option, model 11 on)",
+    )
     args = ap.parse_args()
+    extra = ["--reaction-ticks", args.reaction_ticks] if args.reaction_ticks else []
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.base],
@@ -49,7 +59,8 @@ def main() -> int:
             runs: dict[str, list[dict[int, tuple[float, float]]]] = {"this": [], "base": []}
             for k in range(args.repeats):
                 for name, where in (("this", ROOT), ("base", base)):
-                    runs[name].append(bench(where, args.units, args.ticks, Path(tmp) / "b.json"))
+                    out = Path(tmp) / "b.json"
+                    runs[name].append(bench(where, args.units, args.ticks, out, extra))
                     print(f"  repeat {k + 1}: {name} {runs[name][-1]}", flush=True)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT,

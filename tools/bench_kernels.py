@@ -38,7 +38,8 @@ def timed(f, reps: int) -> tuple[float, float]:
 def main() -> int:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 40
-    sim = Simulation(bench_scene(n))
+    # decided before the step, the steerer may use numba's threads (beside it, one)
+    sim = Simulation(bench_scene(n, reaction_ticks=0))
     for _ in range(30):
         sim.step()
     steer, st, rules = sim._steerer, sim.state, sim.rules

@@ -7,6 +7,7 @@ Chunks are decoded on demand::
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tomllib
@@ -40,7 +41,6 @@ from rigidflock.replay.errors import fail
 from rigidflock.replay.payload import Chunk, decode_chunk, is_input
 from rigidflock.replay.states import SCALES, STATE_FIELDS
 from rigidflock.scene import SceneError, parse_scene
-from rigidflock.scene.overrides import derive
 
 # The model from which world.reaction_ticks defaults to 1 (0 before).
 REACTION_DEFAULT_MODEL = 12
@@ -246,7 +246,8 @@ class ReplayReader:
         try:
             scene = parse_scene(text, self.header["scene_source"])
             if model_version_of(self.header) < REACTION_DEFAULT_MODEL and not _sets_reaction(text):
-                scene = derive(scene, {"world.reaction_ticks": 0})
+                world = dataclasses.replace(scene.world, reaction_ticks=0)
+                scene = dataclasses.replace(scene, world=world)
             return scene
         except SceneError as e:
             raise fail(self.path, f"recorded scene does not parse: {e.errors[0]}") from None
@@ -351,6 +352,7 @@ def model_version_of(header: dict) -> int:
 
 
 def _sets_reaction(text: str) -> bool:
-    """Whether a scene's text sets ``world.reaction_ticks`` (it parsed, so it is TOML)."""
-    world = tomllib.loads(text).get("world", {})
+    """Whether a scene's text sets ``world.reaction_ticks`` (it parsed, so it is TOML but for a
+    byte-order mark, which the scene reader drops too)."""
+    world = tomllib.loads(text.removeprefix("\ufeff")).get("world", {})
     return isinstance(world, dict) and "reaction_ticks" in world

@@ -58,8 +58,17 @@ def local_executor(workers: int | None = None) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=workers or cores(),
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=single_thread,
+        initializer=_local_worker,
     )
+
+
+def _local_worker() -> None:
+    """A local worker of the ``rigidflock`` command: one numba thread, the command's heap
+    setting (:mod:`rigidflock.heap`; spawn inherits neither)."""
+    from rigidflock.heap import fix_mmap_threshold
+
+    fix_mmap_threshold()
+    single_thread()
 
 
 class InlineExecutor(Executor):

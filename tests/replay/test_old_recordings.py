@@ -97,6 +97,13 @@ def test_a_model_11_recording_reads_with_the_steering_decided_before_the_step(
     assert result.ok is as_recorded, result
 
 
+def test_a_model_11_scene_with_a_byte_order_mark_reads_too():
+    """The recorder keeps a scene file's text as read, byte-order mark and all."""
+    with ReplayReader(MODEL_11[0]) as reader:
+        reader.header["scene_text"] = "\ufeff" + reader.header["scene_text"]
+        assert reader.scene().world.reaction_ticks == 0
+
+
 def test_a_model_11_scene_that_set_reaction_ticks_keeps_it():
     """Model 11 had the key (default 0): a scene that set it to 1 ran with 1."""
     with ReplayReader(MODEL_11[0]) as reader:

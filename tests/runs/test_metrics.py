@@ -8,17 +8,24 @@ from rigidflock.model.metrics import nn_distances, polarization
 from rigidflock.runs import metrics as run_metrics
 from rigidflock.runs.runner import run_scene
 from rigidflock.scene import load_scene
+from rigidflock.scene.overrides import derive
 from rigidflock.sim import Simulation
 from tests.conftest import ROOT
 
 SCENES = ["aidemo4.toml", "walls.toml", "forest.toml", "rts_crossing.toml"]
 
 
+def scene_of(name: str, reaction_ticks: int):
+    return derive(load_scene(ROOT / "scenes" / name), {"world.reaction_ticks": reaction_ticks})
+
+
 @pytest.mark.parametrize("name", SCENES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_tick_nn_equals_the_kdtree_search(name, seed):
-    """In the snapshot the steering decided on (by default the one before the step's state)."""
-    sim = Simulation(load_scene(ROOT / "scenes" / name), seed=seed)
+@pytest.mark.parametrize("reaction", [1, 0])
+def test_tick_nn_equals_the_kdtree_search(name, seed, reaction):
+    """In the snapshot the steering decided on: by default (1) the one before the step's state,
+    with 0 the state itself."""
+    sim = Simulation(scene_of(name, reaction), seed=seed)
     for _ in range(40):
         sim.step()
         n = sim.units.n_ai
@@ -38,9 +45,10 @@ def test_tick_nn_with_isolated_units():
 
 @pytest.mark.parametrize("name", ["aidemo4.toml", "forest.toml", "walls.toml"])
 @pytest.mark.parametrize("seed", [4, 5])
-def test_run_summary_unchanged(name, seed, monkeypatch):
+@pytest.mark.parametrize("reaction", [1, 0])
+def test_run_summary_unchanged(name, seed, reaction, monkeypatch):
     """The summary equals the one computed with a k-d tree search every tick (as before)."""
-    scene = load_scene(ROOT / "scenes" / name)
+    scene = scene_of(name, reaction)
     fast = run_scene(scene, 60, seed=seed).metrics
     monkeypatch.setattr(
         run_metrics,

@@ -39,8 +39,15 @@ control = "none"
 
 @pytest.mark.parametrize("bounds", ["wrap", "walls", "open"])
 @pytest.mark.parametrize("view", ["wide", "limited", "narrow"])
-def test_fast_steering_matches_the_reference(scene_from, bounds, view):
-    sim = Simulation(scene_from(SCENE.format(bounds=bounds, view=view)))
+@pytest.mark.parametrize("before", [False, True], ids=["beside", "before"])
+def test_fast_steering_matches_the_reference(scene_from, bounds, view, before):
+    """The compiled passes against the numpy reference: on one thread (the steering decided
+    beside the step, the default) and on two (decided before it, its passes forced to two
+    threads whatever the thread policy would measure)."""
+    text = SCENE.format(bounds=bounds, view=view)
+    sim = Simulation(scene_from(decided_before_the_step(text) if before else text))
+    if before:
+        sim._steerer.threads = _TwoThreads()
     world = World(sim.obstacles, sim.size, sim.box, bounds == "walls")
     for tick in range(200):
         sim.step()
