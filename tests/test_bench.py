@@ -11,9 +11,9 @@ from tests.conftest import ROOT
 
 
 def test_bench_one_reports_the_documented_fields():
-    """Decided before the step (reaction_ticks 0) every phase is part of the tick; by default the
-    rules run beside the step (the next test)."""
-    r = bench_one(300, ticks=20, warmup=5, reaction_ticks=0)
+    """Decided before the step (reaction_ticks 0, the default) every phase is part of the tick;
+    beside it the rules are not (the next test)."""
+    r = bench_one(300, ticks=20, warmup=5)
     for key in (
         "units",
         "ticks_per_second",
@@ -39,9 +39,9 @@ def test_bench_one_reports_the_documented_fields():
 
 
 def test_bench_one_times_the_steering_beside_the_step():
-    """reaction_ticks 1, the default: the rules run beside the step (their time is not part of
-    the tick's sum of phases), and the tick waits for them after it."""
-    r = bench_one(2000, ticks=20, warmup=5)
+    """reaction_ticks 1: the rules run beside the step (their time is not part of the tick's
+    sum of phases), and the tick waits for them after it."""
+    r = bench_one(2000, ticks=20, warmup=5, reaction_ticks=1)
     assert r["reaction_ticks"] == 1 and set(r["split"]) == {*PHASES, "metrics"}
     assert r["split"]["rules"] > 0 and r["split"]["wait"] >= 0
     assert r["ratio"] > 1.0  # the tick still holds a step, the state read and the force write

@@ -6,8 +6,8 @@ Checks the base commit out into a temporary git worktree, then runs ``rigidflock
 each checkout in turn (A B A B ...: both see the same machine load) and prints the median
 ticks/s of each and their ratio (this checkout / base), for the tick and for ``run`` (the tick
 plus the run metrics). The machine has 2 shared cores: a ratio
-within about +-5% is noise. Against a commit before model 12 pass ``--reaction-ticks`` to
-compare the same way of deciding the steering.
+within about +-5% is noise. ``--reaction-ticks`` is passed to both checkouts' bench (to compare
+the steering decided beside the step; a commit before it came does not know the option).
 """
 
 from __future__ import annotations
@@ -46,8 +46,7 @@ def main() -> int:
     ap.add_argument(
         "--reaction-ticks",
         choices=("0", "1"),
-        help="passed to both checkouts' bench (each otherwise uses its own default: 0 before "
-        "model 12, 1 since; both must know the option, model 11 on)",
+        help="passed to both checkouts' bench (both must know the option: model 11 on)",
     )
     args = ap.parse_args()
     extra = ["--reaction-ticks", args.reaction_ticks] if args.reaction_ticks else []

@@ -15,9 +15,8 @@ Everything runs from this checkout (``python -m rigidflock`` with this directory
    package's. Target: at least 100 x.
 3. 10,000 units again with two processes spinning (one per core, started here and stopped
    after). Target: at least 0.4 x the unloaded ticks/s of step 1.
-4. Steps 1 (10,000 and <big>) and 3 again with the steering decided before the physics step
-   (``--reaction-ticks 0``, the scenes' ``world.reaction_ticks = 0``, models 1-11; steps 1-3
-   decide it beside the step, the default since model 12), against the same targets.
+4. Steps 1 (10,000 and <big>) and 3 again with the steering decided beside the physics step
+   (``--reaction-ticks 1``, the scenes' ``world.reaction_ticks = 1``), against the same targets.
 
 Prints each figure with its target and whether this run met it, and the load average.
 """
@@ -56,11 +55,9 @@ def env() -> dict:
     return e
 
 
-def bench(units: str, ticks: int, out: Path, reaction: int | None = None) -> dict[int, dict]:
+def bench(units: str, ticks: int, out: Path, reaction: int = 0) -> dict[int, dict]:
     cmd = [sys.executable, "-m", "rigidflock", "bench", "--units", units, "--ticks", str(ticks),
-           "--orders", "0", "--json", str(out)]  # fmt: skip
-    if reaction is not None:
-        cmd += ["--reaction-ticks", str(reaction)]
+           "--orders", "0", "--reaction-ticks", str(reaction), "--json", str(out)]  # fmt: skip
     subprocess.run(cmd, cwd=ROOT, env=env(), check=True, stdout=subprocess.DEVNULL)
     return {r["units"]: r for r in json.loads(out.read_text())}
 
@@ -114,7 +111,7 @@ def main() -> int:
         tmp = Path(t)
         sizes = "1000,10000" + (f",{args.big}" if args.big else "")
         rows = bench(sizes, args.ticks, tmp / "b.json")
-        before = bench(sizes.removeprefix("1000,"), args.ticks, tmp / "b0.json", reaction=0)
+        beside = bench(sizes.removeprefix("1000,"), args.ticks, tmp / "b1.json", reaction=1)
         run_tps = run_mesa_density(args.run_ticks, tmp)
         mesa = mesa_steps(args.mesa_venv, 1000, args.mesa_steps)
         spinners = [mp.get_context("spawn").Process(target=_spin, daemon=True) for _ in range(2)]
@@ -123,7 +120,7 @@ def main() -> int:
         time.sleep(0.5)
         try:
             loaded = bench("10000", args.ticks, tmp / "l.json")[10000]
-            loaded_before = bench("10000", args.ticks, tmp / "l0.json", reaction=0)[10000]
+            loaded_beside = bench("10000", args.ticks, tmp / "l1.json", reaction=1)[10000]
         finally:
             for p in spinners:
                 p.terminate()
@@ -135,8 +132,8 @@ def main() -> int:
         lines.append((f"{n} units: run {r['run_tick_seconds'] * 1e3:.3f} ms vs bench tick "
                       f"{r['tick_seconds'] * 1e3:.3f} ms = {r['run_ratio']:.3f} x (<= 1.15)",
                       r["run_ratio"] <= 1.15))  # fmt: skip
-    for label, found, under_load in (("", rows, loaded), ("before the step: ", before,
-                                                          loaded_before)):  # fmt: skip
+    for label, found, under_load in (("", rows, loaded), ("beside the step: ", beside,
+                                                          loaded_beside)):  # fmt: skip
         r = found[10000]
         if label:
             lines.append((f"{label}10000 units: run {r['run_ratio']:.3f} x the bench tick "

@@ -75,9 +75,8 @@ def main() -> None:
         "--reaction-ticks",
         type=int,
         choices=(0, 1),
-        default=1,
-        help="the scenes' world.reaction_ticks (default 1: steering decided beside the step; 0: "
-        "before it, as in models 1-11)",
+        default=0,
+        help="the scenes' world.reaction_ticks (1: steering decided beside the step)",
     )
     a = p.parse_args()
     views, bounds = a.views.split(","), a.bounds.split(",")

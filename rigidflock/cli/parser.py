@@ -179,8 +179,9 @@ def _add_bench(sub) -> None:
         type=int,
         choices=(0, 1),
         default=None,
-        help="the flock scenes' world.reaction_ticks (default 1: the steering decided beside "
-        "the physics step, on the snapshot one tick old; 0: before it)",
+        help="the scenes' world.reaction_ticks, the timed worlds' or with --scenarios the "
+        "scenarios' (1: the steering decided beside the physics step, on the snapshot one tick "
+        "old; default: the scenes' own, 0)",
     )
     b.add_argument("--json", metavar="FILE.json", help="write the results as JSON")
     b.add_argument("--plot", metavar="FILE.png", help="plot ticks/s against units (matplotlib)")

@@ -226,11 +226,13 @@ def _bench_scenarios(args) -> int:
     workers = min(args.workers or 1, len(jobs))
     at_once = f", {workers} runs at a time" if workers > 1 else ""
     what = "scenario" if len(names) == 1 else "scenarios"
-    print(f"rigidflock bench: {len(names)} {what} of scenes/scenarios{at_once}", flush=True)
+    beside = ", the steering decided beside the physics step" if args.reaction_ticks else ""
+    print(f"rigidflock bench: {len(names)} {what} of scenes/scenarios{at_once}{beside}", flush=True)
     results = scenarios.run_many(
         jobs,
         progress=lambda r: print(f"  {r['scenario']} (seed {r['seed']}) done", flush=True),
         workers=workers,
+        reaction_ticks=args.reaction_ticks,
     )
     print(scenarios.format_table(results, seeds=args.seeds is not None))
     if args.json:
@@ -261,7 +263,7 @@ def cmd_bench(args) -> int:
             raise UsageError(
                 "rigidflock bench: --plot needs matplotlib (pip install 'rigidflock[plot]')"
             ) from None
-    beside = ", the steering decided before the physics step" if args.reaction_ticks == 0 else ""
+    beside = ", the steering decided beside the physics step" if args.reaction_ticks else ""
     print(
         f"rigidflock bench: {args.ticks} ticks after {args.warmup} warm-up, each size in its own "
         f"process{beside}",

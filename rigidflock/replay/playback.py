@@ -7,8 +7,8 @@ the attributes :func:`~rigidflock.render.frame.frame_from_sim` reads, so a repla
 the same code as a live one. The steering overlays (feelers, neighbour links, aim points, the bow
 force) are recomputed from the stored state by the steering rules; no physics runs. For compact
 files that state is the fixed-point one, so those overlays can differ from the live run's in the
-last digits. With ``world.reaction_ticks = 1`` (the default) the live viewer draws the decision
-made on the tick before, a replay the one on the tick shown. numpy only: no pyglet here.
+last digits; with ``world.reaction_ticks = 1`` the live viewer draws the decision made on the
+tick before, a replay the one on the tick shown. numpy only: no pyglet here.
 
 The static world is the scene's: walls, and the buildings standing at a tick, those of the scene
 plus those its ``[[events]]`` and the recorded commands (``add_buildings``) placed on earlier

@@ -7,10 +7,8 @@ Chunks are decoded on demand::
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
-import tomllib
 from collections import OrderedDict
 from pathlib import Path
 
@@ -41,9 +39,6 @@ from rigidflock.replay.errors import fail
 from rigidflock.replay.payload import Chunk, decode_chunk, is_input
 from rigidflock.replay.states import SCALES, STATE_FIELDS
 from rigidflock.scene import SceneError, parse_scene
-
-# The model from which world.reaction_ticks defaults to 1 (0 before).
-REACTION_DEFAULT_MODEL = 12
 
 # The header fields a reader relies on, and their JSON types.
 HEADER_TYPES = {
@@ -239,16 +234,9 @@ class ReplayReader:
         return self.first_tick + self.ticks - 1
 
     def scene(self):
-        """The recorded scene, parsed again from the header's text (a recording of models 1-11
-        whose scene does not set ``world.reaction_ticks`` ran with it 0, that key's default
-        then)."""
-        text = self.header["scene_text"]
+        """The recorded scene, parsed again from the header's text."""
         try:
-            scene = parse_scene(text, self.header["scene_source"])
-            if model_version_of(self.header) < REACTION_DEFAULT_MODEL and not _sets_reaction(text):
-                world = dataclasses.replace(scene.world, reaction_ticks=0)
-                scene = dataclasses.replace(scene, world=world)
-            return scene
+            return parse_scene(self.header["scene_text"], self.header["scene_source"])
         except SceneError as e:
             raise fail(self.path, f"recorded scene does not parse: {e.errors[0]}") from None
 
@@ -343,16 +331,3 @@ class ReplayReader:
 
 def open_replay(path) -> ReplayReader:
     return ReplayReader(path)
-
-
-def model_version_of(header: dict) -> int:
-    """The model version a recording was made with (files before the field: model 1)."""
-    v = header.get("model_version", 1)
-    return v if isinstance(v, int) and not isinstance(v, bool) else 1
-
-
-def _sets_reaction(text: str) -> bool:
-    """Whether a scene's text sets ``world.reaction_ticks`` (it parsed, so it is TOML but for a
-    byte-order mark, which the scene reader drops too)."""
-    world = tomllib.loads(text.removeprefix("\ufeff")).get("world", {})
-    return isinstance(world, dict) and "reaction_ticks" in world

@@ -20,6 +20,7 @@ import numpy as np
 
 from rigidflock.runs.metrics import RunMetrics
 from rigidflock.scene import load_scene
+from rigidflock.scene.overrides import derive
 from rigidflock.scenes import scenario_folder
 from rigidflock.sim import Simulation
 
@@ -62,9 +63,12 @@ def score(r: dict) -> float:
     return round(max(s, 0.0), 2)
 
 
-def run_scenario(path, seed: int | None = None) -> dict:
-    """Run one scenario scene to completion or its limit; its figures as a dict."""
+def run_scenario(path, seed: int | None = None, reaction_ticks: int | None = None) -> dict:
+    """Run one scenario scene to completion or its limit; its figures as a dict.
+    ``reaction_ticks``: the scene's ``world.reaction_ticks`` (None: its own)."""
     scene = load_scene(path)
+    if reaction_ticks is not None:
+        scene = derive(scene, {"world.reaction_ticks": reaction_ticks})
     sim = Simulation(scene, seed=seed)
     acc = RunMetrics(sim.box, 1.0)
     dt = scene.world.dt
@@ -92,6 +96,7 @@ def run_scenario(path, seed: int | None = None) -> dict:
     r = {
         "scenario": Path(path).stem,
         "seed": sim.seed,
+        "reaction_ticks": scene.world.reaction_ticks,
         "units": n,
         "limit": round(limit, 2),
         "arrived_fraction": max(
@@ -112,9 +117,12 @@ def run_scenario(path, seed: int | None = None) -> dict:
     return r
 
 
-def run_many(jobs, progress=None, workers: int = 1) -> list[dict]:
+def run_many(
+    jobs, progress=None, workers: int = 1, reaction_ticks: int | None = None
+) -> list[dict]:
     """Each ``(name, seed)`` of ``jobs`` (seed None: the scene's own), results in the order of
-    ``jobs``; ``progress``: optional callable(result), as each finishes. ``workers`` > 1 (and
+    ``jobs``; ``progress``: optional callable(result), as each finishes; ``reaction_ticks``: as
+    :func:`run_scenario`. ``workers`` > 1 (and
     more than one job): that many at once, each in its own process with one numba thread
     (:func:`~rigidflock.runs.executors.local_executor`); a run's figures are the same wherever
     it runs, all but its wall-clock ``seconds`` (a worker's first also loads the kernels)."""
@@ -122,14 +130,17 @@ def run_many(jobs, progress=None, workers: int = 1) -> list[dict]:
     out: list = [None] * len(paths)
     if workers <= 1 or len(paths) <= 1:
         for k, (path, seed) in enumerate(paths):
-            out[k] = run_scenario(path, seed)
+            out[k] = run_scenario(path, seed, reaction_ticks)
             if progress is not None:
                 progress(out[k])
         return out
     from rigidflock.runs.executors import local_executor
 
     with local_executor(min(workers, len(paths))) as ex:
-        pending = {ex.submit(run_scenario, path, seed): k for k, (path, seed) in enumerate(paths)}
+        pending = {
+            ex.submit(run_scenario, path, seed, reaction_ticks): k
+            for k, (path, seed) in enumerate(paths)
+        }
         try:
             for f in as_completed(pending):
                 out[pending[f]] = f.result()

@@ -6,19 +6,19 @@ from one snapshot of the world (the :class:`Steering` computed when that snapsho
 forces go to pymunk in one batch write and pymunk steps. The simulation knows nothing of any
 renderer. The same scene, seed and commands give bit-identical states on the same machine.
 
-With ``world.reaction_ticks = 1``, the default since model 12, the rules decide beside the physics
-step (with 0, models 1-11, before it, on the snapshot the step then advances): tick ``t`` writes the
-forces of the decision made on snapshot ``t - 1`` (the vehicle's own terms, thrust, drag and
-damping, still act on snapshot ``t``), then hands the decision on snapshot ``t`` to the background
-thread (:mod:`rigidflock.model.background`, one numba thread) while pymunk steps on this one, and
-waits for it after the step. Units react one tick late; the tick costs about the physics step plus
-the read and write instead of their sum with the rules. After a step ``steering`` (and
-``state.leader``) is then the decision on the snapshot before ``state`` (``steering_state``, a copy
-kept for what reads the two together, such as the run metrics). The first tick uses the decision on
-the first snapshot. In a process told to use one numba thread (``NUMBA_NUM_THREADS=1``: sweeps,
-vector environments), and with ``world.substeps`` above 1 (the later substeps' force kernel would
-run in parallel beside the decision's, which numba's workqueue threading layer does not allow), the
-decision runs in this thread after the step instead, with the same results.
+With ``world.reaction_ticks = 1`` the rules decide beside the physics step instead of before it:
+tick ``t`` writes the forces of the decision made on snapshot ``t - 1`` (the vehicle's own terms,
+thrust, drag and damping, still act on snapshot ``t``), then hands the decision on snapshot ``t``
+to the background thread (:mod:`rigidflock.model.background`, one numba thread) while pymunk
+steps on this one, and waits for it after the step. Units react one tick late; the tick costs
+about the physics step plus the read and write instead of their sum with the rules. After a step
+``steering`` (and ``state.leader``) is then the decision on the snapshot before ``state``
+(``steering_state``, a copy kept for what reads the two together, such as the run metrics). The
+first tick uses the decision on the first snapshot. In a process told to use one numba thread
+(``NUMBA_NUM_THREADS=1``: sweeps, vector environments), and with ``world.substeps`` above 1
+(the later substeps' force kernel would run in parallel beside the decision's, which numba's
+workqueue threading layer does not allow), the decision runs in this thread after the step
+instead, with the same results.
 """
 
 from __future__ import annotations
@@ -72,9 +72,8 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # without move orders are as in model 9). 11: a group yielding at a door goes on once the other
 # group's units are 2.5 lengths through the meeting point instead of 1 (runs without move
 # orders, and with one group, are as in model 10). Scenes with ``world.reaction_ticks = 1``
-# (new in model 11, default 0) decide their steering beside the step. 12: ``world.reaction_ticks``
-# defaults to 1 (a scene with ``reaction_ticks = 0`` runs as in model 11).
-MODEL_VERSION = 12
+# (new in model 11; the default 0 is the model as before) decide their steering beside the step.
+MODEL_VERSION = 11
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python

@@ -246,7 +246,7 @@ def test_a_yield_ends_once_the_other_group_is_through_or_after_yield_seconds():
 # -- end to end ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", [1, 7, 23])
+@pytest.mark.parametrize("seed", [1, 5, 23])
 def test_a_standoff_in_the_two_way_door_clears_with_one_group_yielding(seed):
     """doorway_two_way (issue 11: on seed 3 six units jammed nose to nose in the door from
     about 10 s on; keeping right and backing off freed them one by one, the last east unit
@@ -254,9 +254,9 @@ def test_a_standoff_in_the_two_way_door_clears_with_one_group_yielding(seed):
     yields to the other, whose three units are through the door within 30 s of the start, and
     the yielding group goes on once they are. Which group yields depends on how they meet.
     The seeds are ones where the groups meet in a standoff, the west group yielding on 1 and
-    23, the east on 7 (model 12, seeds 1-40: standoffs on 14, the property holds on all 14;
-    model 11: standoffs on 20, the property held on 19, on seed 3 the group with the right of
-    way was not through within 30 s, and arrived within the scenario's limit)."""
+    23, the east on 5 (model 11, seeds 1-40: standoffs on 20, the property holds on 19; on
+    seed 3 the group with the right of way is not through within 30 s, and arrives within
+    the scenario's limit)."""
     sim = Simulation(load_scene(scenario_folder() / "doorway_two_way.toml"), seed=seed)
     dt = sim.scene.world.dt
     yields = set()

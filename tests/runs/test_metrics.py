@@ -21,10 +21,10 @@ def scene_of(name: str, reaction_ticks: int):
 
 @pytest.mark.parametrize("name", SCENES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
-@pytest.mark.parametrize("reaction", [1, 0])
+@pytest.mark.parametrize("reaction", [0, 1])
 def test_tick_nn_equals_the_kdtree_search(name, seed, reaction):
-    """In the snapshot the steering decided on: by default (1) the one before the step's state,
-    with 0 the state itself."""
+    """In the snapshot the steering decided on: the state itself, with world.reaction_ticks = 1
+    the one before it."""
     sim = Simulation(scene_of(name, reaction), seed=seed)
     for _ in range(40):
         sim.step()
@@ -45,7 +45,7 @@ def test_tick_nn_with_isolated_units():
 
 @pytest.mark.parametrize("name", ["aidemo4.toml", "forest.toml", "walls.toml"])
 @pytest.mark.parametrize("seed", [4, 5])
-@pytest.mark.parametrize("reaction", [1, 0])
+@pytest.mark.parametrize("reaction", [0, 1])
 def test_run_summary_unchanged(name, seed, reaction, monkeypatch):
     """The summary equals the one computed with a k-d tree search every tick (as before)."""
     scene = scene_of(name, reaction)

@@ -157,3 +157,25 @@ def test_workers_without_scenarios_is_one_clear_line(capsys):
     assert main(["bench", "--workers", "2"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--workers" in err[0] and "--scenarios" in err[0]
+
+
+def test_bench_scenarios_with_the_steering_beside_the_step(tmp_path, capsys):
+    """``--reaction-ticks 1`` runs the scenarios with ``world.reaction_ticks = 1`` (how the
+    README's figures beside the step are reproduced): the row says so and is the run of the
+    scene so changed, a different run from the scene's own (units react a tick later)."""
+    import json
+
+    out = tmp_path / "s.json"
+    args = ["bench", "--scenarios", "wall_squeeze", "--reaction-ticks", "1"]
+    assert main([*args, "--json", str(out)]) == 0
+    assert "beside the physics step" in capsys.readouterr().out
+    (row,) = json.loads(out.read_text())
+    path = scenario_folder() / "wall_squeeze.toml"
+    assert row == {**scenarios.run_scenario(path, None, 1), "seconds": row["seconds"]}
+    own = scenarios.run_scenario(path)
+    assert row["reaction_ticks"] == 1 and own["reaction_ticks"] == 0
+    assert (row["unit_contacts"], row["wall_contacts"], row["stuck_seconds"]) != (
+        own["unit_contacts"],
+        own["wall_contacts"],
+        own["stuck_seconds"],
+    )

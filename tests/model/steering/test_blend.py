@@ -39,14 +39,14 @@ control = "none"
 
 @pytest.mark.parametrize("bounds", ["wrap", "walls", "open"])
 @pytest.mark.parametrize("view", ["wide", "limited", "narrow"])
-@pytest.mark.parametrize("before", [False, True], ids=["beside", "before"])
-def test_fast_steering_matches_the_reference(scene_from, bounds, view, before):
-    """The compiled passes against the numpy reference: on one thread (the steering decided
-    beside the step, the default) and on two (decided before it, its passes forced to two
-    threads whatever the thread policy would measure)."""
+@pytest.mark.parametrize("reaction", [0, 1])
+def test_fast_steering_matches_the_reference(scene_from, bounds, view, reaction):
+    """The compiled passes against the numpy reference: on two threads (the steering decided
+    before the step, its passes forced to two threads whatever the thread policy would
+    measure) and on one (decided beside the step, world.reaction_ticks = 1)."""
     text = SCENE.format(bounds=bounds, view=view)
-    sim = Simulation(scene_from(decided_before_the_step(text) if before else text))
-    if before:
+    sim = Simulation(scene_from(with_reaction(text, reaction)))
+    if reaction == 0:
         sim._steerer.threads = _TwoThreads()
     world = World(sim.obstacles, sim.size, sim.box, bounds == "walls")
     for tick in range(200):
@@ -92,17 +92,18 @@ class _TwoThreads:
         pass
 
 
-def decided_before_the_step(text: str) -> str:
-    """Lists are built ahead beside the physics step only when the steering is decided before it
-    (``world.reaction_ticks = 0``); with 1 the decision itself runs there, lists and all."""
-    return text.replace("[world]\n", "[world]\nreaction_ticks = 0\n", 1)
+def with_reaction(text: str, ticks: int) -> str:
+    """``text`` with ``world.reaction_ticks = ticks``. Lists are built ahead beside the physics
+    step only when the steering is decided before it (0); with 1 the decision itself runs
+    there, lists and all."""
+    return text.replace("[world]\n", f"[world]\nreaction_ticks = {ticks}\n", 1)
 
 
 @pytest.mark.parametrize("bounds", ["wrap", "walls"])
 def test_lists_built_ahead_are_bit_identical_to_fresh_searches(scene_from, bounds):
     """Which valid neighbour list the pairs come from changes nothing: a run whose lists are
     built ahead in a background thread is the run of a fresh search every tick, bit for bit."""
-    sc = scene_from(decided_before_the_step(SCENE.format(bounds=bounds, view="wide")))
+    sc = scene_from(with_reaction(SCENE.format(bounds=bounds, view="wide"), 0))
     fresh = Simulation(sc, neighbour_skin=0.0)
     ahead = Simulation(sc, neighbour_skin=6.0)
     ahead._steerer.threads = _TwoThreads()
@@ -115,7 +116,7 @@ def test_lists_built_ahead_are_bit_identical_to_fresh_searches(scene_from, bound
 def test_a_failing_build_ahead_leaves_the_tick_whole(scene_from, monkeypatch):
     """Building ahead only saves time: when it fails (here a MemoryError copying the
     positions) the tick goes on and builds its lists itself, the run unchanged."""
-    sc = scene_from(decided_before_the_step(SCENE.format(bounds="walls", view="wide")))
+    sc = scene_from(with_reaction(SCENE.format(bounds="walls", view="wide"), 0))
     fresh = Simulation(sc, neighbour_skin=0.0)
     ahead = Simulation(sc, neighbour_skin=6.0)
     ahead._steerer.threads = _TwoThreads()
