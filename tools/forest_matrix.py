@@ -33,7 +33,12 @@ PIN_LIMIT = 2.0
 
 
 def _init_worker() -> None:
-    os.environ["NUMBA_NUM_THREADS"] = "1"
+    # numba is imported already (the test module above imports rigidflock): single_thread makes
+    # it re-read the count before any thread starts (setting the variable alone made the first
+    # compile beside the step fail: "Cannot set NUMBA_NUM_THREADS to a different value")
+    from rigidflock.runs.executors import single_thread
+
+    single_thread()
     with contextlib.suppress(OSError):
         os.nice(19)
 
