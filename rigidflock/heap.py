@@ -4,8 +4,8 @@ glibc serves a block of 128 KiB or more with its own ``mmap`` and unmaps it when
 first time it frees one it raises that threshold to the block's size (up to 32 MiB). From then on
 a crowd's per-tick arrays (0.8-2.4 MB each at 100,000 units) come from the heap, where they stay
 resident between ticks, in two arenas when the steering runs beside the physics step. Fixing the
-threshold at its default keeps them out: at 100,000 units, 230 ticks, peak memory 4,519 bytes a
-unit instead of 4,977, the tick as fast within the noise. The command sets it
+threshold at its default keeps them out: at 100,000 units beside the step, 230 ticks, peak memory
+4,519 bytes a unit instead of 4,977, the tick as fast within the noise. The command sets it
 (:func:`rigidflock.cli.main`, the bench's child processes, local sweep workers); a program that
 imports rigidflock keeps its own heap, and can do the same with
 ``MALLOC_MMAP_THRESHOLD_=131072`` in its environment. A threshold the environment sets (that
