@@ -1,0 +1,73 @@
+"""Where a scenario's units get pinned: every spell of one unit pinned for at least ``--min``
+seconds (touching static geometry while slower than 0.1 x cruise, the run metrics' definition),
+longest first, with where it ended and the unit's heading then.
+
+    python tools/pin_spells.py bottleneck_squeeze --seed 13 [--reaction-ticks 0|1] [--min 3]
+
+Runs one scenario scene of ``scenes/scenarios`` until every group has arrived, or for ``--until``
+simulated seconds at most (default 300). Run it with ``NUMBA_NUM_THREADS=1`` beside other work:
+the figures are the same either way. Found this way (seed 13, 1,000-unit bottleneck): the long
+pins are units lying along the wall's face 2-10 lengths from the jamb.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rigidflock.model.flock_metrics import pin_tick  # noqa: E402
+from rigidflock.scene import load_scene  # noqa: E402
+from rigidflock.scene.overrides import derive  # noqa: E402
+from rigidflock.scenes import scenario_folder  # noqa: E402
+from rigidflock.sim import Simulation  # noqa: E402
+
+
+def spells(name: str, seed: int, reaction: int | None, least: float, until: float) -> list:
+    """[(seconds, unit, end seconds, x, y, heading degrees)] of every spell of ``least`` s+."""
+    scene = load_scene(scenario_folder() / f"{name}.toml")
+    if reaction is not None:
+        scene = derive(scene, {"world.reaction_ticks": reaction})
+    sim = Simulation(scene, seed=seed)
+    dt, n = scene.world.dt, sim.units.n_ai
+    run = np.zeros(n)
+    cruise = np.ascontiguousarray(sim.units.cruise_speed[:n])
+    found = []
+    while sim.tick * dt < until:
+        sim.step()
+        st = sim.state
+        before = run.copy()
+        pin_tick(st.vel[:n], sim.world.touching[:n], cruise, run, dt)
+        for k in np.flatnonzero((run == 0) & (before >= least)):
+            heading = float(np.degrees(st.angle[k])) % 360
+            found.append((before[k], int(k), sim.tick * dt, *st.pos[k], heading))
+        groups = sim.orders.groups.values()
+        if groups and all(g.arrival_tick is not None for g in groups):
+            break
+    return sorted(found, reverse=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("scenario")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--reaction-ticks", type=int, choices=(0, 1), default=None)
+    ap.add_argument("--min", type=float, default=3.0, help="shortest spell shown, seconds")
+    ap.add_argument("--until", type=float, default=300.0, help="simulated seconds at most")
+    a = ap.parse_args()
+    found = spells(a.scenario, a.seed, a.reaction_ticks, a.min, a.until)
+    print(f"{a.scenario} seed {a.seed}: {len(found)} spells of {a.min} s or more, "
+          f"{sum(s[0] > 5 for s in found)} over 5 s")  # fmt: skip
+    for length, unit, end, x, y, heading in found:
+        print(f"  {length:6.2f} s  unit {unit:4d}  ended {end:6.1f} s  at ({x:6.1f}, {y:6.1f})  "
+              f"heading {heading:3.0f}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
