@@ -7,6 +7,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
 from rigidflock.scene import parse_scene  # noqa: E402
+from rigidflock.scene.overrides import derive  # noqa: E402
 
 
 @pytest.fixture
@@ -33,3 +34,11 @@ def trajectory(sim, ticks: int):
         st = sim.state
         rows.append(np.concatenate([st.pos.ravel(), st.vel.ravel(), st.angle, st.omega]))
     return np.array(rows)
+
+
+def reacting(scene, ticks: int = 1, substeps: int | None = None):
+    """``scene`` with ``world.reaction_ticks = ticks`` (its text too: what a recording keeps)."""
+    changes = {"world.reaction_ticks": ticks}
+    if substeps is not None:
+        changes["world.substeps"] = substeps
+    return derive(scene, changes)

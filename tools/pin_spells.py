@@ -22,17 +22,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rigidflock.model.flock_metrics import pin_tick  # noqa: E402
-from rigidflock.scene import load_scene  # noqa: E402
-from rigidflock.scene.overrides import derive  # noqa: E402
+from rigidflock.runs.scenarios import scenario_scene  # noqa: E402
 from rigidflock.scenes import scenario_folder  # noqa: E402
 from rigidflock.sim import Simulation  # noqa: E402
 
 
 def spells(name: str, seed: int, reaction: int | None, least: float, until: float) -> list:
     """[(seconds, unit, end seconds, x, y, heading degrees)] of every spell of ``least`` s+."""
-    scene = load_scene(scenario_folder() / f"{name}.toml")
-    if reaction is not None:
-        scene = derive(scene, {"world.reaction_ticks": reaction})
+    scene = scenario_scene(scenario_folder() / f"{name}.toml", reaction)
     sim = Simulation(scene, seed=seed)
     dt, n = scene.world.dt, sim.units.n_ai
     run = np.zeros(n)

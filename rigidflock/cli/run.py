@@ -210,6 +210,9 @@ def cmd_view(args) -> int:
     return EXIT_OK
 
 
+BESIDE = ", the steering decided beside the physics step"  # bench's first line, --reaction-ticks 1
+
+
 def _bench_scenarios(args) -> int:
     from rigidflock.outputs import write_json
     from rigidflock.runs import scenarios
@@ -226,7 +229,7 @@ def _bench_scenarios(args) -> int:
     workers = min(args.workers or 1, len(jobs))
     at_once = f", {workers} runs at a time" if workers > 1 else ""
     what = "scenario" if len(names) == 1 else "scenarios"
-    beside = ", the steering decided beside the physics step" if args.reaction_ticks else ""
+    beside = BESIDE if args.reaction_ticks else ""
     print(f"rigidflock bench: {len(names)} {what} of scenes/scenarios{at_once}{beside}", flush=True)
     results = scenarios.run_many(
         jobs,
@@ -263,7 +266,7 @@ def cmd_bench(args) -> int:
             raise UsageError(
                 "rigidflock bench: --plot needs matplotlib (pip install 'rigidflock[plot]')"
             ) from None
-    beside = ", the steering decided beside the physics step" if args.reaction_ticks else ""
+    beside = BESIDE if args.reaction_ticks else ""
     print(
         f"rigidflock bench: {args.ticks} ticks after {args.warmup} warm-up, each size in its own "
         f"process{beside}",

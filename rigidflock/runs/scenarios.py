@@ -63,12 +63,18 @@ def score(r: dict) -> float:
     return round(max(s, 0.0), 2)
 
 
-def run_scenario(path, seed: int | None = None, reaction_ticks: int | None = None) -> dict:
-    """Run one scenario scene to completion or its limit; its figures as a dict.
-    ``reaction_ticks``: the scene's ``world.reaction_ticks`` (None: its own)."""
+def scenario_scene(path, reaction_ticks: int | None = None):
+    """The scenario scene at ``path`` with ``world.reaction_ticks`` (None: its own)."""
     scene = load_scene(path)
     if reaction_ticks is not None:
         scene = derive(scene, {"world.reaction_ticks": reaction_ticks})
+    return scene
+
+
+def run_scenario(path, seed: int | None = None, reaction_ticks: int | None = None) -> dict:
+    """Run one scenario scene to completion or its limit; its figures as a dict.
+    ``reaction_ticks``: as :func:`scenario_scene`."""
+    scene = scenario_scene(path, reaction_ticks)
     sim = Simulation(scene, seed=seed)
     acc = RunMetrics(sim.box, 1.0)
     dt = scene.world.dt

@@ -30,7 +30,7 @@ def test_feelers_and_aims_of_a_decision_one_tick_old_start_at_the_unit(seed):
     new position to the old tip once spanned the world); aim points move with their unit."""
     from rigidflock import Simulation, bundled_scene, load_scene
     from rigidflock.render.frame import frame_from_sim
-    from tests.sim.test_reaction import reacting
+    from tests.conftest import reacting
 
     sim = Simulation(reacting(load_scene(bundled_scene("aidemo4"))), seed=seed)
     feeler = sim.units.length * sim.rules.feeler_factor

@@ -8,7 +8,7 @@ from rigidflock import Simulation, bundled_scene, load_scene
 from rigidflock.replay import Recorder, ReplayReader
 from rigidflock.replay.playback import Playback
 from rigidflock.rts.orders import Orders
-from tests.sim.test_reaction import reacting
+from tests.conftest import reacting
 
 
 @pytest.fixture

@@ -8,15 +8,14 @@ from rigidflock.model.metrics import nn_distances, polarization
 from rigidflock.runs import metrics as run_metrics
 from rigidflock.runs.runner import run_scene
 from rigidflock.scene import load_scene
-from rigidflock.scene.overrides import derive
 from rigidflock.sim import Simulation
-from tests.conftest import ROOT
+from tests.conftest import ROOT, reacting
 
 SCENES = ["aidemo4.toml", "walls.toml", "forest.toml", "rts_crossing.toml"]
 
 
 def scene_of(name: str, reaction_ticks: int):
-    return derive(load_scene(ROOT / "scenes" / name), {"world.reaction_ticks": reaction_ticks})
+    return reacting(load_scene(ROOT / "scenes" / name), reaction_ticks)
 
 
 @pytest.mark.parametrize("name", SCENES)
@@ -77,8 +76,6 @@ def test_polarization_fast_is_polarization(n):
 def test_deciding_beside_the_step_the_figures_are_of_the_snapshot_decided_on(name, seed):
     """world.reaction_ticks = 1: the steering is one tick old, and tick_nn gives the k-d tree's
     distances in the snapshot it decided on (not the state after the step)."""
-    from tests.sim.test_reaction import reacting
-
     sim = Simulation(reacting(load_scene(ROOT / "scenes" / name)), seed=seed)
     moved = False
     for _ in range(40):

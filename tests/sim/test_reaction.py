@@ -12,17 +12,8 @@ import pytest
 from rigidflock import bundled_scene, load_scene
 from rigidflock.model import background
 from rigidflock.model.steering.blend import Steerer
-from rigidflock.scene.overrides import derive
 from rigidflock.sim import Simulation
-from tests.conftest import trajectory
-
-
-def reacting(scene, ticks: int = 1, substeps: int | None = None):
-    """``scene`` with ``world.reaction_ticks = ticks`` (its text too: what a recording keeps)."""
-    changes = {"world.reaction_ticks": ticks}
-    if substeps is not None:
-        changes["world.substeps"] = substeps
-    return derive(scene, changes)
+from tests.conftest import reacting, trajectory
 
 
 @pytest.mark.parametrize("name", ["aidemo4", "forest", "walls"])

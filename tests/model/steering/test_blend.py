@@ -7,7 +7,7 @@ import pytest
 
 from rigidflock.model.steering.blend import World, steer_reference
 from rigidflock.sim import Simulation
-from tests.conftest import trajectory
+from tests.conftest import reacting, trajectory
 
 SCENE = """
 [world]
@@ -45,7 +45,7 @@ def test_fast_steering_matches_the_reference(scene_from, bounds, view, reaction)
     before the step, its passes forced to two threads whatever the thread policy would
     measure) and on one (decided beside the step, world.reaction_ticks = 1)."""
     text = SCENE.format(bounds=bounds, view=view)
-    sim = Simulation(scene_from(with_reaction(text, reaction)))
+    sim = Simulation(reacting(scene_from(text), reaction))
     if reaction == 0:
         sim._steerer.threads = _TwoThreads()
     world = World(sim.obstacles, sim.size, sim.box, bounds == "walls")
@@ -92,18 +92,13 @@ class _TwoThreads:
         pass
 
 
-def with_reaction(text: str, ticks: int) -> str:
-    """``text`` with ``world.reaction_ticks = ticks``. Lists are built ahead beside the physics
-    step only when the steering is decided before it (0); with 1 the decision itself runs
-    there, lists and all."""
-    return text.replace("[world]\n", f"[world]\nreaction_ticks = {ticks}\n", 1)
-
-
 @pytest.mark.parametrize("bounds", ["wrap", "walls"])
 def test_lists_built_ahead_are_bit_identical_to_fresh_searches(scene_from, bounds):
     """Which valid neighbour list the pairs come from changes nothing: a run whose lists are
     built ahead in a background thread is the run of a fresh search every tick, bit for bit."""
-    sc = scene_from(with_reaction(SCENE.format(bounds=bounds, view="wide"), 0))
+    # built ahead only while the steering is decided before the step (beside it, the decision
+    # itself runs there, lists and all)
+    sc = reacting(scene_from(SCENE.format(bounds=bounds, view="wide")), 0)
     fresh = Simulation(sc, neighbour_skin=0.0)
     ahead = Simulation(sc, neighbour_skin=6.0)
     ahead._steerer.threads = _TwoThreads()
@@ -116,7 +111,7 @@ def test_lists_built_ahead_are_bit_identical_to_fresh_searches(scene_from, bound
 def test_a_failing_build_ahead_leaves_the_tick_whole(scene_from, monkeypatch):
     """Building ahead only saves time: when it fails (here a MemoryError copying the
     positions) the tick goes on and builds its lists itself, the run unchanged."""
-    sc = scene_from(with_reaction(SCENE.format(bounds="walls", view="wide"), 0))
+    sc = reacting(scene_from(SCENE.format(bounds="walls", view="wide")), 0)
     fresh = Simulation(sc, neighbour_skin=0.0)
     ahead = Simulation(sc, neighbour_skin=6.0)
     ahead._steerer.threads = _TwoThreads()
