@@ -1,0 +1,51 @@
+"""tools/scenario_compare.py: two runs of the scenario suite matched seed by seed."""
+
+import importlib.util
+import json
+
+import pytest
+
+from tests.conftest import ROOT
+
+spec = importlib.util.spec_from_file_location(
+    "scenario_compare", ROOT / "tools/scenario_compare.py"
+)
+tool = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(tool)
+
+
+def row(name, seed, pin, t100=100.0, limit=200.0, pinned=10.0, reaction=None):
+    return {"scenario": name, "seed": seed, "reaction_ticks": reaction, "longest_pin_seconds": pin,
+            "t100": t100, "limit": limit, "pinned_seconds": pinned}  # fmt: skip
+
+
+def test_pins_are_compared_seed_by_seed_and_late_runs_counted(tmp_path, capsys):
+    """Seeds 1-4 in both files, a fifth only in the new one: the summary is of the four pairs,
+    the paired difference of (+1, +1, +1, +2) is 1.25 with standard error 0.25, a run without a
+    t100 or past its limit is late, and the unmatched row is reported, not compared."""
+    base = [row("bn", s, p) for s, p in zip([1, 2, 3, 4], [4.0, 5.5, 3.0, 4.5], strict=True)]
+    new = [row("bn", s, p) for s, p in zip([1, 2, 3, 4], [5.0, 6.5, 4.0, 6.5], strict=True)]
+    new[1]["t100"] = None
+    new[2]["t100"] = 250.0
+    new.append(row("bn", 5, 1.0))
+    (tmp_path / "a.json").write_text(json.dumps(base))
+    (tmp_path / "b.json").write_text(json.dumps(new))
+    (s,) = tool.compare(tool.load(tmp_path / "a.json"), tool.load(tmp_path / "b.json"), 5.0)
+    assert s["runs"] == 4 and s["seeds"] == [1, 2, 3, 4]
+    assert s["late"] == (0, 2)
+    assert s["over_pin"] == (1, 2)  # 5.0 is not over 5
+    assert s["pin_diff"] == pytest.approx((1.25, 0.25))
+    assert s["pin_max"] == (5.5, 6.5)
+    assert tool.main([str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--per-seed"]) == 0
+    out = capsys.readouterr().out
+    assert "+1.25 +- 0.25" in out and "1 rows in one file only" in out and "2: 5.50->6.50" in out
+
+
+def test_a_file_that_is_not_a_suite_run_is_one_line_naming_it(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"rows": 1}')
+    with pytest.raises(SystemExit, match=r"bad\.json: not a list of rows"):
+        tool.load(bad)
+    bad.write_text("[{")
+    with pytest.raises(SystemExit, match=r"bad\.json: cannot read it as JSON"):
+        tool.load(bad)

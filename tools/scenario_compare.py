@@ -1,0 +1,120 @@
+"""Two runs of the scenario suite side by side: what a change did to each scenario, seed by seed.
+
+    rigidflock bench --scenarios NAME,... --seeds 1,...,28 --json base.json   (on the old code)
+    rigidflock bench --scenarios NAME,... --seeds 1,...,28 --json new.json    (on the new code)
+    python tools/scenario_compare.py base.json new.json [--pin 5] [--per-seed]
+
+Rows are matched by scenario, seed and ``reaction_ticks``. Per scenario: the runs matched, the
+late ones (not every unit on its slot within the limit), the runs with a pin longer than
+``--pin`` seconds, the longest pin's mean over the seeds and the paired difference new - base
+with its standard error, the longest pin of all, the median time to 100% and the mean pinned
+unit-seconds. The longest pin of the 1,000-unit bottleneck varies by about 1.2 s from seed to
+seed, and any change to the crowd re-draws it: a difference within two standard errors is not
+a finding. ``--per-seed`` also lists each seed's longest pin, base -> new.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+
+
+def load(path: Path) -> dict[tuple, dict]:
+    """{(scenario, seed, reaction_ticks): row} of one ``bench --scenarios --json`` file."""
+    try:
+        rows = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"scenario_compare: {path}: cannot read it as JSON ({e})") from None
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise SystemExit(f"scenario_compare: {path}: not a list of rows from bench --scenarios")
+    try:
+        return {(r["scenario"], r["seed"], r.get("reaction_ticks")): r for r in rows}
+    except KeyError as e:
+        raise SystemExit(f"scenario_compare: {path}: a row has no {e.args[0]!r}") from None
+
+
+def late(row: dict) -> bool:
+    """Not every unit on its slot within the scenario's time limit."""
+    return row["t100"] is None or row["t100"] > row["limit"]
+
+
+def paired(base: list[float], new: list[float]) -> tuple[float, float]:
+    """(mean of new - base, its standard error; nan for fewer than two pairs)."""
+    d = [b - a for a, b in zip(base, new, strict=True)]
+    if len(d) < 2:
+        return (d[0] if d else math.nan), math.nan
+    return statistics.mean(d), statistics.stdev(d) / math.sqrt(len(d))
+
+
+def compare(base: dict, new: dict, pin: float) -> list[dict]:
+    """One summary per scenario over the rows present in both files, in the base's order."""
+    out = []
+    for name in dict.fromkeys(k[0] for k in base):
+        keys = sorted(k for k in base if k[0] == name and k in new)
+        if not keys:
+            continue
+        b = [base[k] for k in keys]
+        n = [new[k] for k in keys]
+        bp = [r["longest_pin_seconds"] for r in b]
+        np_ = [r["longest_pin_seconds"] for r in n]
+        diff, se = paired(bp, np_)
+        out.append(
+            {
+                "scenario": name,
+                "runs": len(keys),
+                "seeds": [k[1] for k in keys],
+                "late": (sum(map(late, b)), sum(map(late, n))),
+                "over_pin": (sum(p > pin for p in bp), sum(p > pin for p in np_)),
+                "pin_mean": (statistics.mean(bp), statistics.mean(np_)),
+                "pin_diff": (diff, se),
+                "pin_max": (max(bp), max(np_)),
+                "t100_median": tuple(
+                    statistics.median(
+                        [r["t100"] for r in rows if r["t100"] is not None] or [math.nan]
+                    )
+                    for rows in (b, n)
+                ),
+                "pinned_mean": tuple(
+                    statistics.mean(r["pinned_seconds"] for r in rows) for rows in (b, n)
+                ),
+                "pins": list(zip(bp, np_, strict=True)),
+            }
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("base", type=Path, help="bench --scenarios --json of the old code")
+    ap.add_argument("new", type=Path, help="the same of the new code")
+    ap.add_argument("--pin", type=float, default=5.0, help="seconds: count pins longer than this")
+    ap.add_argument("--per-seed", action="store_true", help="list each seed's longest pin")
+    a = ap.parse_args(argv)
+    base, new = load(a.base), load(a.new)
+    only = sorted(set(base) ^ set(new))
+    for s in compare(base, new, a.pin):
+        d, se = s["pin_diff"]
+        print(f"{s['scenario']}: {s['runs']} runs matched (seeds {s['seeds'][0]}-{s['seeds'][-1]})")
+        print(f"  late runs              {s['late'][0]:>8} -> {s['late'][1]}")
+        print(f"  pins over {a.pin:g} s          {s['over_pin'][0]:>8} -> {s['over_pin'][1]}")
+        print(f"  longest pin, mean s    {s['pin_mean'][0]:8.2f} -> {s['pin_mean'][1]:.2f}"
+              f"   (new - base {d:+.2f} +- {se:.2f})")  # fmt: skip
+        print(f"  longest pin of all s   {s['pin_max'][0]:8.2f} -> {s['pin_max'][1]:.2f}")
+        print(f"  median 100% at s       {s['t100_median'][0]:8.1f} -> {s['t100_median'][1]:.1f}")
+        print(f"  pinned unit-s, mean    {s['pinned_mean'][0]:8.1f} -> {s['pinned_mean'][1]:.1f}")
+        if a.per_seed:
+            pins = ", ".join(
+                f"{k}: {p:.2f}->{q:.2f}" for k, (p, q) in zip(s["seeds"], s["pins"], strict=True)
+            )
+            print(f"  per seed               {pins}")
+    if only:
+        print(f"{len(only)} rows in one file only (not compared), e.g. {only[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
