@@ -78,10 +78,16 @@ class Grid:
     ) -> np.ndarray:
         """(N,) bool: the straight segments from ``a`` (N, 2) to ``b`` (N, 2) cross no blocked
         cell, nor within a tight cell a sample point without the clearance (checked at least
-        ``samples`` points after ``a``, at most a sample spacing apart): ``b`` is in line of
-        sight (compiled: :func:`~rigidflock.rts.sight.sees_kernel`). Every segment gets the
-        sample count of the ``longest`` (world units; default: the longest of these), so a
-        caller asking again for some rows of a batch passes the batch's to get its answers."""
+        ``samples`` points after ``a``, a fine point's spacing ``cell / SUBSAMPLES`` apart on
+        the longest, but at most 64 points): ``b`` is in line of sight (compiled:
+        :func:`~rigidflock.rts.sight.sees_kernel`). Every segment gets the sample count of the
+        ``longest`` (world units; default: the longest of these), so a caller asking again for
+        some rows of a batch passes the batch's to get its answers. Past 64 fine points (16
+        cells) the samples are coarser and a segment can step over the thin band of tight
+        points round the end of a thin wall: units of a large group at a gap see slots past
+        the jamb along lines nearer its end than the clearance. Sampled at the fine spacing at
+        every length, the 1,000-unit bottleneck's longest pin was longer (README, the scored
+        scenario suite), so the cap stays."""
         a = np.ascontiguousarray(a, dtype=float)
         b = np.ascontiguousarray(b, dtype=float)
         if self.fine is not None and len(a):
