@@ -49,3 +49,13 @@ def test_a_file_that_is_not_a_suite_run_is_one_line_naming_it(tmp_path):
     bad.write_text("[{")
     with pytest.raises(SystemExit, match=r"bad\.json: cannot read it as JSON"):
         tool.load(bad)
+
+
+def test_runs_of_the_scenes_own_reaction_and_of_a_given_one_are_matched_apart():
+    """The same seed with reaction_ticks None (the scene's own) and 1: two pairs, not one, and
+    sorting them does not compare None with a number."""
+    base = {("bn", 1, None): row("bn", 1, 4.0), ("bn", 1, 1): row("bn", 1, 6.0, reaction=1)}
+    new = {("bn", 1, None): row("bn", 1, 3.0), ("bn", 1, 1): row("bn", 1, 7.0, reaction=1)}
+    (s,) = tool.compare(base, new, 5.0)
+    assert s["runs"] == 2 and sorted(s["pins"]) == [(4.0, 3.0), (6.0, 7.0)]
+    assert s["pin_diff"][0] == pytest.approx(0.0)

@@ -54,7 +54,10 @@ def compare(base: dict, new: dict, pin: float) -> list[dict]:
     """One summary per scenario over the rows present in both files, in the base's order."""
     out = []
     for name in dict.fromkeys(k[0] for k in base):
-        keys = sorted(k for k in base if k[0] == name and k in new)
+        # by seed, then reaction_ticks (None: the scene's own; not comparable with a number)
+        keys = sorted(
+            (k for k in base if k[0] == name and k in new), key=lambda k: (k[1], str(k[2]))
+        )
         if not keys:
             continue
         b = [base[k] for k in keys]
