@@ -36,6 +36,14 @@ _READ = (
 _FORCES = pb.BodyFields.FORCE | pb.BodyFields.TORQUE
 
 
+def unit_shape(body: pymunk.Body, length: float, width: float, corners: float) -> pymunk.Poly:
+    """A unit's collision box, ``length`` x ``width`` world units, its corners rounded with a
+    radius of ``corners`` x the shorter side: the inner box shrinks by the radius on every side,
+    so the outline keeps the unit's size."""
+    r = corners * min(length, width)
+    return pymunk.Poly.create_box(body, (length - 2.0 * r, width - 2.0 * r), radius=r)
+
+
 class World:
     """A pymunk Space holding one dynamic box body per unit, static obstacles and the bounds.
 
@@ -120,7 +128,7 @@ class World:
             body.position = (float(pos[k, 0]), float(pos[k, 1]))
             body.angle = float(angle[k])
             body.velocity = (float(vel[k, 0]), float(vel[k, 1]))
-            shape = pymunk.Poly.create_box(body, (float(units.length[k]), float(units.width[k])))
+            shape = unit_shape(body, float(units.length[k]), float(units.width[k]), physics.corners)
             is_player = units.has_player and k == self.n - 1
             shape.collision_type = PLAYER if is_player else UNIT
             shape.elasticity, shape.friction = physics.elasticity, physics.friction

@@ -97,6 +97,13 @@ class PhysicsSpec:
     )
     elasticity: float = key(0.2, ge=0, most=1, help="bounce of collisions (no unit; 0: none)")
     friction: float = key(0.5, ge=0, most=10, help="friction of collisions (no unit)")
+    corners: float = key(
+        0.0,
+        ge=0,
+        le=0.45,
+        help="radius of the rounded corners of a unit's collision box, as a share of its "
+        "shorter side (the box keeps its length and width; 0: square corners)",
+    )
 
 
 @dataclass(frozen=True)
