@@ -224,18 +224,26 @@ def _bench_scenarios(args) -> int:
             f"rigidflock bench: --scenarios: unknown scenario {unknown[0]!r} "
             f"(one of {', '.join(scenarios.NAMES)})"
         )
+    # every --set checked against every scene before any run: a bad one is one line, exit 2
+    for name in names:
+        scenarios.scenario_scene(scenarios.scenario_folder() / f"{name}.toml", None, args.set)
     seeds = args.seeds or (None,)
     jobs = [(name, s) for s in seeds for name in names]
     workers = min(args.workers or 1, len(jobs))
     at_once = f", {workers} runs at a time" if workers > 1 else ""
     what = "scenario" if len(names) == 1 else "scenarios"
     beside = BESIDE if args.reaction_ticks else ""
-    print(f"rigidflock bench: {len(names)} {what} of scenes/scenarios{at_once}{beside}", flush=True)
+    changed = "".join(f", --set {a}" for a in args.set)
+    print(
+        f"rigidflock bench: {len(names)} {what} of scenes/scenarios{at_once}{beside}{changed}",
+        flush=True,
+    )
     results = scenarios.run_many(
         jobs,
         progress=lambda r: print(f"  {r['scenario']} (seed {r['seed']}) done", flush=True),
         workers=workers,
         reaction_ticks=args.reaction_ticks,
+        overrides=tuple(args.set),
     )
     print(scenarios.format_table(results, seeds=args.seeds is not None))
     if args.json:
@@ -253,6 +261,10 @@ def cmd_bench(args) -> int:
         return _bench_scenarios(args)
     if getattr(args, "seeds", None) is not None:
         raise UsageError("rigidflock bench: --seeds goes with --scenarios (the timing is seeded)")
+    if getattr(args, "set", None):
+        raise UsageError(
+            "rigidflock bench: --set goes with --scenarios (the timed worlds are the bench's own)"
+        )
     if getattr(args, "workers", None) is not None:
         raise UsageError(
             "rigidflock bench: --workers goes with --scenarios (the timing runs each size in "

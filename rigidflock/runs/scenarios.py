@@ -20,7 +20,7 @@ import numpy as np
 
 from rigidflock.runs.metrics import RunMetrics
 from rigidflock.scene import load_scene
-from rigidflock.scene.overrides import derive
+from rigidflock.scene.overrides import apply_overrides, derive
 from rigidflock.scenes import scenario_folder
 from rigidflock.sim import Simulation
 
@@ -63,18 +63,21 @@ def score(r: dict) -> float:
     return round(max(s, 0.0), 2)
 
 
-def scenario_scene(path, reaction_ticks: int | None = None):
-    """The scenario scene at ``path`` with ``world.reaction_ticks`` (None: its own)."""
-    scene = load_scene(path)
+def scenario_scene(path, reaction_ticks: int | None = None, overrides=()):
+    """The scenario scene at ``path`` with ``overrides`` (``PATH=VALUE`` strings, as ``--set``
+    takes them) and ``world.reaction_ticks`` (None: its own)."""
+    scene = apply_overrides(load_scene(path), overrides)
     if reaction_ticks is not None:
         scene = derive(scene, {"world.reaction_ticks": reaction_ticks})
     return scene
 
 
-def run_scenario(path, seed: int | None = None, reaction_ticks: int | None = None) -> dict:
+def run_scenario(
+    path, seed: int | None = None, reaction_ticks: int | None = None, overrides=()
+) -> dict:
     """Run one scenario scene to completion or its limit; its figures as a dict.
-    ``reaction_ticks``: as :func:`scenario_scene`."""
-    scene = scenario_scene(path, reaction_ticks)
+    ``reaction_ticks``, ``overrides``: as :func:`scenario_scene`."""
+    scene = scenario_scene(path, reaction_ticks, overrides)
     sim = Simulation(scene, seed=seed)
     acc = RunMetrics(sim.box, 1.0)
     dt = scene.world.dt
@@ -103,6 +106,7 @@ def run_scenario(path, seed: int | None = None, reaction_ticks: int | None = Non
         "scenario": Path(path).stem,
         "seed": sim.seed,
         "reaction_ticks": scene.world.reaction_ticks,
+        "set": list(overrides),
         "units": n,
         "limit": round(limit, 2),
         "arrived_fraction": max(
@@ -124,11 +128,11 @@ def run_scenario(path, seed: int | None = None, reaction_ticks: int | None = Non
 
 
 def run_many(
-    jobs, progress=None, workers: int = 1, reaction_ticks: int | None = None
+    jobs, progress=None, workers: int = 1, reaction_ticks: int | None = None, overrides=()
 ) -> list[dict]:
     """Each ``(name, seed)`` of ``jobs`` (seed None: the scene's own), results in the order of
-    ``jobs``; ``progress``: optional callable(result), as each finishes; ``reaction_ticks``: as
-    :func:`run_scenario`. ``workers`` > 1 (and
+    ``jobs``; ``progress``: optional callable(result), as each finishes; ``reaction_ticks``,
+    ``overrides``: as :func:`run_scenario`. ``workers`` > 1 (and
     more than one job): that many at once, each in its own process with one numba thread
     (:func:`~rigidflock.runs.executors.local_executor`); a run's figures are the same wherever
     it runs, all but its wall-clock ``seconds`` (a worker's first also loads the kernels)."""
@@ -136,7 +140,7 @@ def run_many(
     out: list = [None] * len(paths)
     if workers <= 1 or len(paths) <= 1:
         for k, (path, seed) in enumerate(paths):
-            out[k] = run_scenario(path, seed, reaction_ticks)
+            out[k] = run_scenario(path, seed, reaction_ticks, overrides)
             if progress is not None:
                 progress(out[k])
         return out
@@ -144,7 +148,7 @@ def run_many(
 
     with local_executor(min(workers, len(paths))) as ex:
         pending = {
-            ex.submit(run_scenario, path, seed, reaction_ticks): k
+            ex.submit(run_scenario, path, seed, reaction_ticks, overrides): k
             for k, (path, seed) in enumerate(paths)
         }
         try:

@@ -179,3 +179,51 @@ def test_bench_scenarios_with_the_steering_beside_the_step(tmp_path, capsys):
         own["wall_contacts"],
         own["stuck_seconds"],
     )
+
+
+def test_bench_scenarios_with_a_scene_key_set(tmp_path, capsys):
+    """``--set PATH=VALUE`` changes every scenario scene it runs (how the README's rounded-corner
+    figures are reproduced): the row names the change and is the run of the scene so changed, a
+    different run from the scene's own (rounded units slide off each other differently)."""
+    import json
+
+    out = tmp_path / "s.json"
+    args = ["bench", "--scenarios", "wall_squeeze", "--set", "physics.corners=0.25"]
+    assert main([*args, "--json", str(out)]) == 0
+    assert "--set physics.corners=0.25" in capsys.readouterr().out
+    (row,) = json.loads(out.read_text())
+    path = scenario_folder() / "wall_squeeze.toml"
+    here = scenarios.run_scenario(path, None, None, ("physics.corners=0.25",))
+    assert row == {**here, "seconds": row["seconds"]}
+    own = scenarios.run_scenario(path)
+    assert row["set"] == ["physics.corners=0.25"] and own["set"] == []
+    assert (row["unit_contacts"], row["wall_contacts"], row["stuck_seconds"]) != (
+        own["unit_contacts"],
+        own["wall_contacts"],
+        own["stuck_seconds"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("physics.corners=0.5", "physics.corners: must be a number in [0, 0.45], got 0.5"),
+        ("physics.cornerz=0.2", "physics.cornerz"),
+        ("no-equals-sign", "--set no-equals-sign"),
+    ],
+)
+def test_a_bad_set_for_the_scenarios_is_one_clear_line(given, said, tmp_path, capsys):
+    """Checked against the scenes before any run: one line naming the scene file and the key,
+    exit status 2, nothing written."""
+    out = tmp_path / "s.json"
+    args = ["bench", "--scenarios", "wall_squeeze", "--set", given, "--json", str(out)]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "wall_squeeze.toml" in err[0] and said in err[0]
+    assert not out.exists()
+
+
+def test_set_without_scenarios_is_one_clear_line(capsys):
+    assert main(["bench", "--set", "physics.corners=0.25"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--set" in err[0] and "--scenarios" in err[0]
