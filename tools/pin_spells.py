@@ -3,6 +3,7 @@ seconds (touching static geometry while slower than 0.1 x cruise, the run metric
 longest first, with where it ended and the unit's heading then.
 
     python tools/pin_spells.py bottleneck_squeeze --seed 13 [--reaction-ticks 0|1] [--min 3]
+        [--set PATH=VALUE ...]
 
 Runs one scenario scene of ``scenes/scenarios`` until every group has arrived, or for ``--until``
 simulated seconds at most (default 300). Run it with ``NUMBA_NUM_THREADS=1`` beside other work:
@@ -27,9 +28,12 @@ from rigidflock.scenes import scenario_folder  # noqa: E402
 from rigidflock.sim import Simulation  # noqa: E402
 
 
-def spells(name: str, seed: int, reaction: int | None, least: float, until: float) -> list:
-    """[(seconds, unit, end seconds, x, y, heading degrees)] of every spell of ``least`` s+."""
-    scene = scenario_scene(scenario_folder() / f"{name}.toml", reaction)
+def spells(
+    name: str, seed: int, reaction: int | None, least: float, until: float, overrides=()
+) -> list:
+    """[(seconds, unit, end seconds, x, y, heading degrees)] of every spell of ``least`` s+;
+    ``overrides``: ``PATH=VALUE`` changes to the scene, as ``--set`` takes them."""
+    scene = scenario_scene(scenario_folder() / f"{name}.toml", reaction, overrides)
     sim = Simulation(scene, seed=seed)
     dt, n = scene.world.dt, sim.units.n_ai
     run = np.zeros(n)
@@ -56,8 +60,10 @@ def main() -> int:
     ap.add_argument("--reaction-ticks", type=int, choices=(0, 1), default=None)
     ap.add_argument("--min", type=float, default=3.0, help="shortest spell shown, seconds")
     ap.add_argument("--until", type=float, default=300.0, help="simulated seconds at most")
+    ap.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                    help="change a key of the scene, as rigidflock run --set")  # fmt: skip
     a = ap.parse_args()
-    found = spells(a.scenario, a.seed, a.reaction_ticks, a.min, a.until)
+    found = spells(a.scenario, a.seed, a.reaction_ticks, a.min, a.until, a.set)
     print(f"{a.scenario} seed {a.seed}: {len(found)} spells of {a.min} s or more, "
           f"{sum(s[0] > 5 for s in found)} over 5 s")  # fmt: skip
     for length, unit, end, x, y, heading in found:
