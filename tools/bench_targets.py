@@ -109,6 +109,8 @@ def main() -> int:
     ap.add_argument("--mesa-repeats", type=int, default=3, help="Mesa-density pairs (medians)")
     ap.add_argument("--mesa-venv", type=Path, default=Path(tempfile.gettempdir()) / "mesa-venv")
     args = ap.parse_args()
+    if args.mesa_repeats < 1:
+        ap.error(f"--mesa-repeats: at least 1, got {args.mesa_repeats}")
     print(f"load average before: {os.getloadavg()}", flush=True)
     with tempfile.TemporaryDirectory() as t:
         tmp = Path(t)

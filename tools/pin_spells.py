@@ -22,9 +22,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from rigidflock.cli.args import set_arg  # noqa: E402
 from rigidflock.model.flock_metrics import pin_tick  # noqa: E402
 from rigidflock.runs.scenarios import scenario_scene  # noqa: E402
-from rigidflock.scenes import scenario_folder  # noqa: E402
+from rigidflock.scene import SceneError  # noqa: E402
+from rigidflock.scenes import scenario_path  # noqa: E402
 from rigidflock.sim import Simulation  # noqa: E402
 
 
@@ -33,7 +35,7 @@ def spells(
 ) -> list:
     """[(seconds, unit, end seconds, x, y, heading degrees)] of every spell of ``least`` s+;
     ``overrides``: ``PATH=VALUE`` changes to the scene, as ``--set`` takes them."""
-    scene = scenario_scene(scenario_folder() / f"{name}.toml", reaction, overrides)
+    scene = scenario_scene(scenario_path(name), reaction, overrides)
     sim = Simulation(scene, seed=seed)
     dt, n = scene.world.dt, sim.units.n_ai
     run = np.zeros(n)
@@ -60,10 +62,13 @@ def main() -> int:
     ap.add_argument("--reaction-ticks", type=int, choices=(0, 1), default=None)
     ap.add_argument("--min", type=float, default=3.0, help="shortest spell shown, seconds")
     ap.add_argument("--until", type=float, default=300.0, help="simulated seconds at most")
-    ap.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
-                    help="change a key of the scene, as rigidflock run --set")  # fmt: skip
+    set_arg(ap, "change a key of the scene, as rigidflock run --set")
     a = ap.parse_args()
-    found = spells(a.scenario, a.seed, a.reaction_ticks, a.min, a.until, a.set)
+    try:
+        found = spells(a.scenario, a.seed, a.reaction_ticks, a.min, a.until, a.set)
+    except SceneError as e:
+        print("\n".join(e.errors), file=sys.stderr)
+        return 2
     print(f"{a.scenario} seed {a.seed}: {len(found)} spells of {a.min} s or more, "
           f"{sum(s[0] > 5 for s in found)} over 5 s")  # fmt: skip
     for length, unit, end, x, y, heading in found:

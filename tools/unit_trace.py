@@ -26,8 +26,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from rigidflock.cli.args import set_arg  # noqa: E402
 from rigidflock.runs.scenarios import scenario_scene  # noqa: E402
-from rigidflock.scenes import scenario_folder  # noqa: E402
+from rigidflock.scene import SceneError  # noqa: E402
+from rigidflock.scenes import scenario_path  # noqa: E402
 from rigidflock.sim import Simulation  # noqa: E402
 
 COLUMNS = ("t", "unit", "x", "y", "heading", "speed", "touching", "throttle", "asked", "force",
@@ -36,7 +38,7 @@ COLUMNS = ("t", "unit", "x", "y", "heading", "speed", "touching", "throttle", "a
 
 def trace(name, seed, start, end, box, every=0.5, reaction=None, overrides=()) -> list[dict]:
     """The rows (dicts keyed by ``COLUMNS``) of every sample from ``start`` to ``end`` seconds."""
-    sim = Simulation(scenario_scene(scenario_folder() / f"{name}.toml", reaction, overrides), seed)
+    sim = Simulation(scenario_scene(scenario_path(name), reaction, overrides), seed)
     dt = sim.scene.world.dt
     seen = {}
     control = sim.orders.control
@@ -95,8 +97,7 @@ def main() -> int:
     ap.add_argument("--box", required=True, metavar="X0,Y0,X1,Y1", help="world units")
     ap.add_argument("--every", type=float, default=0.5, help="seconds between samples")
     ap.add_argument("--reaction-ticks", type=int, choices=(0, 1), default=None)
-    ap.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
-                    help="change a key of the scene, as rigidflock run --set")  # fmt: skip
+    set_arg(ap, "change a key of the scene, as rigidflock run --set")
     a = ap.parse_args()
     try:
         box = tuple(float(v) for v in a.box.split(","))
@@ -104,8 +105,13 @@ def main() -> int:
             raise ValueError
     except ValueError:
         ap.error(f"--box: four numbers x0,y0,x1,y1, got {a.box!r}")
+    try:
+        rows = trace(a.scenario, a.seed, a.start, a.end, box, a.every, a.reaction_ticks, a.set)
+    except SceneError as e:
+        print("\n".join(e.errors), file=sys.stderr)
+        return 2
     at = None
-    for r in trace(a.scenario, a.seed, a.start, a.end, box, a.every, a.reaction_ticks, a.set):
+    for r in rows:
         if r["t"] != at:
             at = r["t"]
             print(f"--- {at:.2f} s")

@@ -216,6 +216,7 @@ BESIDE = ", the steering decided beside the physics step"  # bench's first line,
 def _bench_scenarios(args) -> int:
     from rigidflock.outputs import write_json
     from rigidflock.runs import scenarios
+    from rigidflock.scenes import scenario_path
 
     names = scenarios.NAMES if args.scenarios == "all" else tuple(args.scenarios.split(","))
     unknown = [n for n in names if n not in scenarios.NAMES]
@@ -224,15 +225,24 @@ def _bench_scenarios(args) -> int:
             f"rigidflock bench: --scenarios: unknown scenario {unknown[0]!r} "
             f"(one of {', '.join(scenarios.NAMES)})"
         )
+    if args.reaction_ticks is not None and any(
+        a.replace(" ", "").startswith("world.reaction_ticks=") for a in args.set
+    ):
+        raise UsageError(
+            "rigidflock bench: --reaction-ticks and --set world.reaction_ticks=... say the same "
+            "thing: give one"
+        )
     # every --set checked against every scene before any run: a bad one is one line, exit 2
-    for name in names:
-        scenarios.scenario_scene(scenarios.scenario_folder() / f"{name}.toml", None, args.set)
+    checked = [
+        scenarios.scenario_scene(scenario_path(name), args.reaction_ticks, args.set)
+        for name in names
+    ]
     seeds = args.seeds or (None,)
     jobs = [(name, s) for s in seeds for name in names]
     workers = min(args.workers or 1, len(jobs))
     at_once = f", {workers} runs at a time" if workers > 1 else ""
     what = "scenario" if len(names) == 1 else "scenarios"
-    beside = BESIDE if args.reaction_ticks else ""
+    beside = BESIDE if any(s.world.reaction_ticks for s in checked) else ""
     changed = "".join(f", --set {a}" for a in args.set)
     print(
         f"rigidflock bench: {len(names)} {what} of scenes/scenarios{at_once}{beside}{changed}",

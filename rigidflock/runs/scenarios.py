@@ -21,7 +21,7 @@ import numpy as np
 from rigidflock.runs.metrics import RunMetrics
 from rigidflock.scene import load_scene
 from rigidflock.scene.overrides import apply_overrides, derive
-from rigidflock.scenes import scenario_folder
+from rigidflock.scenes import scenario_path
 from rigidflock.sim import Simulation
 
 NAMES = (
@@ -136,7 +136,7 @@ def run_many(
     more than one job): that many at once, each in its own process with one numba thread
     (:func:`~rigidflock.runs.executors.local_executor`); a run's figures are the same wherever
     it runs, all but its wall-clock ``seconds`` (a worker's first also loads the kernels)."""
-    paths = [(scenario_folder() / f"{name}.toml", seed) for name, seed in jobs]
+    paths = [(scenario_path(name), seed) for name, seed in jobs]
     out: list = [None] * len(paths)
     if workers <= 1 or len(paths) <= 1:
         for k, (path, seed) in enumerate(paths):

@@ -94,6 +94,11 @@ def scenario_folder() -> Path:
     return _folder() / "scenarios"
 
 
+def scenario_path(name: str) -> Path:
+    """The scene file of the scored scenario ``name`` (e.g. ``"wall_squeeze"``)."""
+    return scenario_folder() / f"{name}.toml"
+
+
 def resolve_scene(arg: str | os.PathLike) -> Path:
     """The scene file for a command-line argument: ``arg`` itself when it exists (or names a
     folder, or is not a bundled name: the reader then reports it), else the bundled scene of

@@ -183,22 +183,24 @@ def test_bench_scenarios_with_the_steering_beside_the_step(tmp_path, capsys):
 
 
 def test_bench_scenarios_with_a_scene_key_set(tmp_path, capsys):
-    """``--set PATH=VALUE`` changes every scenario scene it runs (how the README's rounded-corner
-    figures are reproduced): the row names the change and is the run of the scene so changed, a
-    different run from the scene's own (rounded units slide off each other differently)."""
+    """``--set PATH=VALUE`` changes every scenario scene it runs, in the worker processes too
+    (how the README's rounded-corner figures are reproduced): each row names the change and is
+    the run of the scene so changed, a different run from the scene's own (rounded units slide
+    off each other differently)."""
     import json
 
     out = tmp_path / "s.json"
-    args = ["bench", "--scenarios", "wall_squeeze", "--set", "physics.corners=0.25"]
-    assert main([*args, "--json", str(out)]) == 0
+    args = ["bench", "--scenarios", "wall_squeeze", "--seeds", "1,2", "--workers", "2"]
+    assert main([*args, "--set", "physics.corners=0.25", "--json", str(out)]) == 0
     assert "--set physics.corners=0.25" in capsys.readouterr().out
-    (row,) = json.loads(out.read_text())
+    rows = json.loads(out.read_text())
     path = scenario_folder() / "wall_squeeze.toml"
-    here = scenarios.run_scenario(path, None, None, ("physics.corners=0.25",))
-    assert row == {**here, "seconds": row["seconds"]}
-    own = scenarios.run_scenario(path)
-    assert row["set"] == ["physics.corners=0.25"] and own["set"] == []
-    assert run_figures(row) != run_figures(own)
+    for row, seed in zip(rows, (1, 2), strict=True):
+        here = scenarios.run_scenario(path, seed, None, ("physics.corners=0.25",))
+        assert row == {**here, "seconds": row["seconds"]}
+        assert row["set"] == ["physics.corners=0.25"]
+    own = scenarios.run_scenario(path, 1)
+    assert own["set"] == [] and run_figures(rows[0]) != run_figures(own)
 
 
 @pytest.mark.parametrize(
@@ -224,3 +226,23 @@ def test_set_without_scenarios_is_one_clear_line(capsys):
     assert main(["bench", "--set", "physics.corners=0.25"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--set" in err[0] and "--scenarios" in err[0]
+
+
+def test_a_set_one_of_the_scenes_cannot_take_stops_before_any_run(tmp_path, capsys):
+    """``groups[1]`` exists in the wall squeeze (two groups), not in the one-way doorway (one):
+    the doorway's error comes before the squeeze has run, so nothing runs at all."""
+    out = tmp_path / "s.json"
+    args = ["bench", "--scenarios", "wall_squeeze,doorway_one_way", "--set", "groups[1].count=1"]
+    assert main([*args, "--json", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert "done" not in captured.out
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "doorway_one_way.toml" in err[0] and "groups" in err[0]
+    assert not out.exists()
+
+
+def test_reaction_ticks_given_twice_is_one_clear_line(capsys):
+    args = ["bench", "--scenarios", "wall_squeeze", "--reaction-ticks", "0"]
+    assert main([*args, "--set", "world.reaction_ticks=1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--reaction-ticks" in err[0] and "world.reaction_ticks" in err[0]
