@@ -32,6 +32,7 @@ __all__ = [
     "resolve_scene",
     "resolve_sweep",
     "scenario_folder",
+    "scenario_path",
 ]
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from rigidflock.rts import control as C
 from rigidflock.rts import turn_speed as T
-from rigidflock.runs.scenarios import run_scenario, scenario_folder
+from rigidflock.runs.scenarios import run_scenario
+from rigidflock.scenes import scenario_path
 
 
 def body_of_rows(pos, angle, vel) -> C.Body:
@@ -142,7 +143,7 @@ def test_the_double_squeeze_takes_its_offset_gaps_in_time(seed):
     world's edge and wandered back); it still does with the path's speed limits alone, without
     slowing to turn onto the target (checked). All arrive within the limit on these seeds, and
     nobody is pinned for more than the suite's 5 s."""
-    r = run_scenario(scenario_folder() / "double_squeeze.toml", seed)
+    r = run_scenario(scenario_path("double_squeeze"), seed)
     assert r["arrived_fraction"] == 1.0
     assert r["t100"] <= r["limit"], r
     assert r["longest_pin_seconds"] <= 5.0
