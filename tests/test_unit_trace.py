@@ -32,3 +32,15 @@ def test_every_ordered_unit_in_the_box_at_every_sample():
 
 def test_an_empty_box_gives_no_rows():
     assert tool.trace("wall_squeeze", 1, 1.0, 2.0, (-10.0, -10.0, -5.0, -5.0)) == []
+
+
+@pytest.mark.parametrize("given", ["physics.corners=0.5", "no-equals-sign"])
+def test_a_bad_set_is_one_clear_line(given, capsys, monkeypatch):
+    """A bad ``--set`` names the scene file and the key on one line, exit status 2, no trace."""
+    argv = ["unit_trace.py", "wall_squeeze", "--from", "1", "--to", "2", "--box", "0,0,1,1"]
+    monkeypatch.setattr("sys.argv", [*argv, "--set", given])
+    assert tool.main() == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "wall_squeeze.toml" in err[0] and given.split("=")[0] in err[0]
+    assert captured.out == ""

@@ -9,7 +9,7 @@ from rigidflock.rts import navigation
 from rigidflock.rts import right_of_way as R
 from rigidflock.rts.groups import Group
 from rigidflock.scene import load_scene
-from rigidflock.scenes import scenario_folder
+from rigidflock.scenes import scenario_path
 from rigidflock.sim import Simulation
 
 L4 = 4.0  # unit length, world units (the scenarios' units: 4 long, 2 wide)
@@ -257,7 +257,7 @@ def test_a_standoff_in_the_two_way_door_clears_with_one_group_yielding(seed):
     23, the east on 5 (model 11, seeds 1-40: standoffs on 20, the property holds on 19; on
     seed 3 the group with the right of way is not through within 30 s, and arrives within
     the scenario's limit)."""
-    sim = Simulation(load_scene(scenario_folder() / "doorway_two_way.toml"), seed=seed)
+    sim = Simulation(load_scene(scenario_path("doorway_two_way")), seed=seed)
     dt = sim.scene.world.dt
     yields = set()
     while sim.tick * dt < 30.0:

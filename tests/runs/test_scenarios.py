@@ -6,7 +6,7 @@ import pytest
 
 from rigidflock.cli import main
 from rigidflock.runs import scenarios
-from rigidflock.scenes import scenario_folder
+from rigidflock.scenes import scenario_folder, scenario_path
 
 # under ~10 s each (one core); seeds 1-3 (spawn places and headings are drawn from the seed)
 FAST = (
@@ -48,14 +48,14 @@ CASES = [
 
 @pytest.mark.parametrize(("name", "seed"), CASES)
 def test_a_scenario_completes_unpinned(name, seed):
-    check(scenarios.run_scenario(scenario_folder() / f"{name}.toml", seed))
+    check(scenarios.run_scenario(scenario_path(name), seed))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("name", SMALL_SLOW)
 def test_a_longer_scenario_completes_unpinned(name, seed):
-    check(scenarios.run_scenario(scenario_folder() / f"{name}.toml", seed))
+    check(scenarios.run_scenario(scenario_path(name), seed))
 
 
 @pytest.mark.slow
@@ -63,7 +63,7 @@ def test_the_bottleneck_clears_completely():
     """1,000 units through a 4.2 m gap: every one through and on its slot in time, none pinned
     over 5 s (the scene's seed; about 2.5 minutes on one core). Its margin is thin: model 7
     measured 4.35, 4.30 and 4.15 s on seeds 1-3, but 5.08 and 5.15 s on seeds 4 and 6."""
-    check(scenarios.run_scenario(scenario_folder() / "bottleneck_squeeze.toml"))
+    check(scenarios.run_scenario(scenario_path("bottleneck_squeeze")))
 
 
 def test_every_scenario_is_tested():
@@ -107,7 +107,7 @@ def test_bench_scenarios_on_several_seeds(tmp_path, capsys):
 
     rows = json.loads(out.read_text())
     assert [r["seed"] for r in rows] == [1, 2]
-    assert rows[0] == {**scenarios.run_scenario(scenario_folder() / "wall_squeeze.toml", 1),
+    assert rows[0] == {**scenarios.run_scenario(scenario_path("wall_squeeze"), 1),
                        "seconds": rows[0]["seconds"]}  # fmt: skip
     assert rows[0]["t100"] != rows[1]["t100"]
     lines = [ln.split() for ln in text.splitlines() if ln.startswith("wall_squeeze")]
@@ -126,7 +126,7 @@ def test_bench_scenarios_with_workers_gives_the_same_rows(tmp_path, capsys):
     assert "2 runs at a time" in capsys.readouterr().out
     rows = json.loads(out.read_text())
     for row, seed in zip(rows, (1, 2), strict=True):
-        here = scenarios.run_scenario(scenario_folder() / "wall_squeeze.toml", seed)
+        here = scenarios.run_scenario(scenario_path("wall_squeeze"), seed)
         assert row == {**here, "seconds": row["seconds"]}
 
 
@@ -175,7 +175,7 @@ def test_bench_scenarios_with_the_steering_beside_the_step(tmp_path, capsys):
     assert main([*args, "--json", str(out)]) == 0
     assert "beside the physics step" in capsys.readouterr().out
     (row,) = json.loads(out.read_text())
-    path = scenario_folder() / "wall_squeeze.toml"
+    path = scenario_path("wall_squeeze")
     assert row == {**scenarios.run_scenario(path, None, 1), "seconds": row["seconds"]}
     own = scenarios.run_scenario(path)
     assert row["reaction_ticks"] == 1 and own["reaction_ticks"] == 0
@@ -194,7 +194,7 @@ def test_bench_scenarios_with_a_scene_key_set(tmp_path, capsys):
     assert main([*args, "--set", "physics.corners=0.25", "--json", str(out)]) == 0
     assert "--set physics.corners=0.25" in capsys.readouterr().out
     rows = json.loads(out.read_text())
-    path = scenario_folder() / "wall_squeeze.toml"
+    path = scenario_path("wall_squeeze")
     for row, seed in zip(rows, (1, 2), strict=True):
         here = scenarios.run_scenario(path, seed, None, ("physics.corners=0.25",))
         assert row == {**here, "seconds": row["seconds"]}
