@@ -5,6 +5,8 @@ advances one fixed tick of ``scene.world.dt`` seconds. Each tick every unit's bo
 from one snapshot of the world (the :class:`Steering` computed when that snapshot was read), then
 forces go to pymunk in one batch write and pymunk steps. The simulation knows nothing of any
 renderer. The same scene, seed and commands give bit-identical states on the same machine.
+``steering``'s arrays are reused: they hold through the next tick and are written over by the
+decision after it (copy what you keep longer).
 
 With ``world.reaction_ticks = 1`` the rules decide beside the physics step instead of before it:
 tick ``t`` writes the forces of the decision made on snapshot ``t - 1`` (the vehicle's own terms,
@@ -157,6 +159,7 @@ class Simulation:
             skin,
             self.timings,
             max_threads=1 if self._beside else None,
+            keep=2,  # the decision in force and the next one
         )
         # the background thread only when this process may use two: same results either way
         self._threaded = self._beside and nb.config.NUMBA_NUM_THREADS > 1 and sc.world.substeps == 1

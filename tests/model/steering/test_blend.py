@@ -5,7 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from rigidflock.model.steering.blend import World, steer_reference
+from rigidflock.model.steering.blend import Steerer, World, steer_reference
 from rigidflock.sim import Simulation
 from tests.conftest import reacting, trajectory
 
@@ -134,3 +134,48 @@ def test_flocking_pairs_come_by_unit_whichever_list_made_them(scene_from):
     i, j = sim.steering.pairs
     assert len(i) > 50
     assert (np.lexsort((j, i)) == np.arange(len(i))).all()
+
+
+@pytest.mark.parametrize("reaction", [0, 1])
+@pytest.mark.parametrize("bounds", ["wrap", "walls"])
+def test_output_sets_taken_in_turn_give_the_run_of_new_arrays(scene_from, bounds, reaction):
+    """The simulation's steerer fills two sets of output arrays in turn (``keep=2``) instead of
+    new ones each tick: the same run bit for bit, the same flocking pairs at every tick (their
+    mask array is reused across neighbour rebuilds, grown when the candidates outgrow it)."""
+    sc = reacting(scene_from(SCENE.format(bounds=bounds, view="wide")), reaction)
+    kept, new = Simulation(sc), Simulation(sc)
+    new._steerer._sets = []  # keep=0 from here: new arrays at every call
+    assert len(kept._steerer._sets) == 2
+    counts = set()
+    for _ in range(300):
+        kept.step()
+        new.step()
+        assert np.array_equal(kept.state.pos, new.state.pos)
+        for name in ("force", "heading", "leader", "feeler_end", "felt", "gap", "nn"):
+            np.testing.assert_array_equal(getattr(kept.steering, name),
+                                          getattr(new.steering, name))  # fmt: skip
+        for a, b in zip(kept.steering.pairs, new.steering.pairs, strict=True):
+            np.testing.assert_array_equal(a, b)
+        counts.add(len(kept.steering.pair_source[1]))
+    assert len(counts) > 3  # the candidate count changed at rebuilds: the mask was refilled
+    assert kept._steerer.verlet.builds > 3
+
+
+def test_a_kept_decision_holds_until_keep_more_calls(scene_from):
+    """With ``keep=2`` a returned decision's arrays are not written by the next call (the
+    simulation acts on one decision while the next is made), and the call after reuses them."""
+    sim = Simulation(scene_from(SCENE.format(bounds="walls", view="wide")))
+    steer = Steerer(sim.units, sim._steerer.world, 6.0, keep=2)
+    first = steer(sim.state, sim.rules)
+    force, gap = first.force.copy(), first.gap.copy()
+    for _ in range(20):
+        sim.step()
+    second = steer(sim.state, sim.rules)
+    assert not np.array_equal(second.force, force)
+    np.testing.assert_array_equal(first.force, force)
+    np.testing.assert_array_equal(first.gap, gap)
+    third = steer(sim.state, sim.rules)
+    assert third.force is first.force
+    np.testing.assert_array_equal(third.force, second.force)
+    fresh = Steerer(sim.units, sim._steerer.world, 6.0)  # keep=0: new arrays at every call
+    assert fresh(sim.state, sim.rules).force is not fresh(sim.state, sim.rules).force
