@@ -7,11 +7,15 @@ piece on the same state, ``repeats`` times (default 40), and prints the best and
 in ms: the pair pass (with the gather into row order), the unit pass with all rules and with
 flocking, avoidance or both switched off, a whole steering call, a neighbour rebuild
 (``cells.ordered_rows``), pymunk's batch read and write, and a whole ``Simulation.step``. The
-best of many calls is the figure to compare on a shared machine.
+best of many calls is the figure to compare on a shared machine. Then ``--in-tick`` ticks
+(default 200) with the tick's own calls of the kernels and of the batch read and write timed as
+they run, their medians in ms: after pymunk's step the caches are cold and the second thread
+asleep, so these are the figures the tick pays (compare them with the warm ones above).
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -20,6 +24,7 @@ import numba as nb
 import numpy as np
 
 from rigidflock.bench import bench_scene
+from rigidflock.model import vehicle
 from rigidflock.model.steering import cells, kernels
 from rigidflock.sim import Simulation
 
@@ -35,9 +40,45 @@ def timed(f, reps: int) -> tuple[float, float]:
     return min(ts) * 1e3, statistics.median(ts) * 1e3
 
 
+def in_tick(sim, ticks: int) -> dict[str, list[float]]:
+    """Seconds of each kernel call and batch read and write that ``ticks`` ticks of ``sim``
+    make, by name: the functions are wrapped in their modules while the ticks run."""
+    seen: dict[str, list[float]] = {}
+
+    def timed_call(name, f):
+        def call(*args):
+            t0 = time.perf_counter()
+            out = f(*args)
+            seen.setdefault(name, []).append(time.perf_counter() - t0)
+            return out
+
+        return call
+
+    targets = [(kernels, k) for k in ("gather_rows", "pair_pass", "unit_pass")]
+    targets.append((vehicle, "vehicle_forces_rows"))
+    targets += [(sim.world, "read"), (sim.world, "write_forces")]
+    saved = [(owner, name, getattr(owner, name)) for owner, name in targets]
+    try:
+        for owner, name, f in saved:
+            setattr(owner, name, timed_call(name, f))
+        for _ in range(ticks):
+            sim.step()
+    finally:
+        for owner, name, f in saved:
+            if owner is sim.world:
+                delattr(owner, name)  # the instance's wrapper, not a method of its class
+            else:
+                setattr(owner, name, f)
+    return seen
+
+
 def main() -> int:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
-    reps = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("units", nargs="?", type=int, default=10000)
+    ap.add_argument("repeats", nargs="?", type=int, default=40)
+    ap.add_argument("--in-tick", type=int, default=200, help="ticks timed from inside (0: none)")
+    args = ap.parse_args()
+    n, reps = args.units, args.repeats
     # decided before the step, the steerer may use numba's threads (beside it, one)
     sim = Simulation(bench_scene(n, reaction_ticks=0))
     for _ in range(30):
@@ -79,6 +120,10 @@ def main() -> int:
     for name, f in pieces.items():
         best, median = timed(f, reps)
         print(f"  {name:26s} best {best:8.3f} ms  median {median:8.3f} ms")
+    if args.in_tick > 0:
+        print(f"in the tick, {args.in_tick} ticks:")
+        for name, ts in in_tick(sim, args.in_tick).items():
+            print(f"  {name:26s} median {statistics.median(ts) * 1e3:8.3f} ms  ({len(ts)} calls)")
     return 0
 
 
