@@ -5,8 +5,10 @@ advances one fixed tick of ``scene.world.dt`` seconds. Each tick every unit's bo
 from one snapshot of the world (the :class:`Steering` computed when that snapshot was read), then
 forces go to pymunk in one batch write and pymunk steps. The simulation knows nothing of any
 renderer. The same scene, seed and commands give bit-identical states on the same machine.
-``steering``'s arrays are reused: they hold through the next tick and are written over by the
-decision after it (copy what you keep longer).
+``steering``'s arrays (and ``state.leader``, one of them) are reused: a decision stays whole
+through the next step when that step decides once, and is written over by the decision after
+(a step decides twice when it switches rules, gives orders or adds buildings with
+``world.reaction_ticks = 0``). Keep ``steering.copy()`` of one you need later.
 
 With ``world.reaction_ticks = 1`` the rules decide beside the physics step instead of before it:
 tick ``t`` writes the forces of the decision made on snapshot ``t - 1`` (the vehicle's own terms,
@@ -89,8 +91,9 @@ UNPIN_THROTTLE = -0.6  # at this throttle (its bow force keeps steering it off t
 class Simulation:
     """A running scene. Attributes after :meth:`reset`: ``units`` (constants), ``state`` (the
     current snapshot), ``steering`` (the rules' output for it; with ``world.reaction_ticks = 1``
-    for the snapshot before it, ``steering_state``), ``obstacles`` (M, 3), ``rules``
-    (the current switches), ``tick``."""
+    for the snapshot before it, ``steering_state``; its arrays are reused, see the module's
+    notes: ``steering.copy()`` to keep one), ``obstacles`` (M, 3), ``rules`` (the current
+    switches), ``tick``."""
 
     def __init__(
         self,

@@ -111,10 +111,14 @@ def test_a_step_that_fails_beside_a_decision_leaves_no_trace(monkeypatch):
         step(dt)
 
     monkeypatch.setattr(sim.world, "step", fail_once)
+    in_force = sim.steering.copy()
     with pytest.raises(RuntimeError, match="pymunk failed"):
         sim.step()
     assert sys.getswitchinterval() == switch
     assert sim.tick == 1 and sim._pending is not None  # left running, or done and not taken
+    # the decision left running wrote the other set of arrays, not the one in force
+    for name in ("force", "heading", "leader", "gap"):
+        np.testing.assert_array_equal(getattr(sim.steering, name), getattr(in_force, name))
     sim.step()
     assert sim.tick == 2 and sim.steering_state.tick == 1 and sim._pending is None
     assert sys.getswitchinterval() == switch

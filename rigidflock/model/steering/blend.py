@@ -43,7 +43,9 @@ from rigidflock.model.torus import min_image
 
 @dataclass
 class Steering:
-    """What the rules decided for one snapshot; kept for drawing and inspection."""
+    """What the rules decided for one snapshot, for the forces, drawing and inspection. The
+    simulation's steerer reuses the arrays of its decisions (``Steerer(keep=2)``): keep a
+    :meth:`copy` of one you need after the next step."""
 
     force: np.ndarray  # (N,) bow force before clamping, newtons, + to port
     heading: np.ndarray  # (N, 2) unit direction of travel
@@ -62,6 +64,18 @@ class Steering:
     # or the Steerer's candidate rows and their mask (ptr, nbr, order, mask; cells.row_pairs)
     pair_source: tuple = field(default_factory=tuple, repr=False)
     _pairs: tuple | None = field(default=None, repr=False)
+
+    def copy(self) -> Steering:
+        """A copy with arrays of its own (the candidate rows, new at each neighbour rebuild and
+        never written, are shared)."""
+        source = self.pair_source
+        if source:
+            source = (*source[:-1], source[-1].copy())
+        return Steering(
+            self.force.copy(), self.heading.copy(), self.leader.copy(), self.feeler_end.copy(),
+            self.felt.copy(), self.target.copy(), self.gap.copy(), self.nn.copy(),
+            self.nn_radius, source, self._pairs,
+        )  # fmt: skip
 
     @property
     def pairs(self) -> tuple[np.ndarray, np.ndarray]:
@@ -233,9 +247,10 @@ class Steerer:
     results are identical either way). ``max_threads``: the most numba threads its passes use
     (default all; the thread count changes no result). ``keep``: 0 (default), each call returns
     new arrays; k > 0, the calls take turns over k sets of arrays made once, so a returned
-    :class:`Steering` holds until k more calls (the simulation keeps 2: the decision in force
-    and the next). A fresh array of 128 KiB or more is a fresh ``mmap`` whose pages fault in
-    as the kernels first write them: at 100,000 units that was 2.2 ms a tick, 8.9 MB of them.
+    :class:`Steering` holds until k more calls (the simulation keeps 2: a decision a caller
+    holds stays whole through a step that decides once). A new array of 128 KiB or more is a
+    fresh ``mmap`` whose pages fault in as the kernels first write them: at 100,000 units that
+    was about 2 ms a tick, 8.9 MB of them.
     """
 
     def __init__(

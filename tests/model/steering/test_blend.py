@@ -147,9 +147,14 @@ def test_output_sets_taken_in_turn_give_the_run_of_new_arrays(scene_from, bounds
     new._steerer._sets = []  # keep=0 from here: new arrays at every call
     assert len(kept._steerer._sets) == 2
     counts = set()
+    masks = []  # the mask arrays behind the kept decisions' pairs, each once
     for _ in range(300):
         kept.step()
         new.step()
+        mask = kept.steering.pair_source[3]
+        base = mask if mask.base is None else mask.base
+        if not any(base is m for m in masks):
+            masks.append(base)
         assert np.array_equal(kept.state.pos, new.state.pos)
         for name in ("force", "heading", "leader", "feeler_end", "felt", "gap", "nn"):
             np.testing.assert_array_equal(getattr(kept.steering, name),
@@ -159,6 +164,8 @@ def test_output_sets_taken_in_turn_give_the_run_of_new_arrays(scene_from, bounds
         counts.add(len(kept.steering.pair_source[1]))
     assert len(counts) > 3  # the candidate count changed at rebuilds: the mask was refilled
     assert kept._steerer.verlet.builds > 3
+    # refilled in place at most rebuilds: new arrays only when the candidates outgrew one
+    assert len(masks) < kept._steerer.verlet.builds / 2
 
 
 def test_a_kept_decision_holds_until_keep_more_calls(scene_from):
@@ -167,15 +174,44 @@ def test_a_kept_decision_holds_until_keep_more_calls(scene_from):
     sim = Simulation(scene_from(SCENE.format(bounds="walls", view="wide")))
     steer = Steerer(sim.units, sim._steerer.world, 6.0, keep=2)
     first = steer(sim.state, sim.rules)
-    force, gap = first.force.copy(), first.gap.copy()
+    want = first.copy()
     for _ in range(20):
         sim.step()
     second = steer(sim.state, sim.rules)
-    assert not np.array_equal(second.force, force)
-    np.testing.assert_array_equal(first.force, force)
-    np.testing.assert_array_equal(first.gap, gap)
+    assert not np.array_equal(second.force, want.force)
+    _assert_same_decision(first, want)
     third = steer(sim.state, sim.rules)
     assert third.force is first.force
     np.testing.assert_array_equal(third.force, second.force)
     fresh = Steerer(sim.units, sim._steerer.world, 6.0)  # keep=0: new arrays at every call
     assert fresh(sim.state, sim.rules).force is not fresh(sim.state, sim.rules).force
+
+
+FIELDS = ("force", "heading", "leader", "feeler_end", "felt", "target", "gap", "nn")
+
+
+def _assert_same_decision(got, want):
+    for name in FIELDS:
+        np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+    for a, b in zip(got.pairs, want.pairs, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("reaction", [0, 1])
+def test_a_decision_held_stays_whole_through_a_step_and_its_copy_for_good(scene_from, reaction):
+    """What the simulation promises of ``sim.steering``: every array of a decision a caller
+    holds (its flocking pairs too) stays as it was through the next step, which decides once;
+    the step after that reuses its arrays, and ``copy()`` keeps them."""
+    sim = Simulation(reacting(scene_from(SCENE.format(bounds="walls", view="wide")), reaction))
+    for _ in range(25):
+        sim.step()
+    held = sim.steering
+    want = held.copy()
+    assert want.force is not held.force and want.pair_source[3] is not held.pair_source[3]
+    sim.step()
+    assert sim.steering is not held
+    _assert_same_decision(held, want)
+    sim.step()
+    assert sim.steering is held  # the arrays taken again, written over
+    assert not np.array_equal(held.force, want.force)
+    assert len(want.pairs[0]) > 50
