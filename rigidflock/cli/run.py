@@ -213,6 +213,20 @@ def cmd_view(args) -> int:
 BESIDE = ", the steering decided beside the physics step"  # bench's first line, --reaction-ticks 1
 
 
+def _sets_key(assignments, key: tuple) -> bool:
+    """Whether one of the ``--set`` ``assignments`` sets ``key`` (a parsed key path); a bad
+    one sets nothing here (applying it reports it, naming the scene)."""
+    from rigidflock.scene.overrides import parse_assignment, parse_path
+
+    for text in assignments:
+        try:
+            if parse_path(parse_assignment(text)[0]) == key:
+                return True
+        except ValueError:
+            continue
+    return False
+
+
 def _bench_scenarios(args) -> int:
     from rigidflock.outputs import write_json
     from rigidflock.runs import scenarios
@@ -225,9 +239,7 @@ def _bench_scenarios(args) -> int:
             f"rigidflock bench: --scenarios: unknown scenario {unknown[0]!r} "
             f"(one of {', '.join(scenarios.NAMES)})"
         )
-    if args.reaction_ticks is not None and any(
-        a.replace(" ", "").startswith("world.reaction_ticks=") for a in args.set
-    ):
+    if args.reaction_ticks is not None and _sets_key(args.set, ("world", "reaction_ticks")):
         raise UsageError(
             "rigidflock bench: --reaction-ticks and --set world.reaction_ticks=... say the same "
             "thing: give one"

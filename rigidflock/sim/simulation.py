@@ -162,7 +162,7 @@ class Simulation:
             skin,
             self.timings,
             max_threads=1 if self._beside else None,
-            keep=2,  # the decision in force and the next one
+            keep=2,  # a decision held stays whole through a step that decides once
         )
         # the background thread only when this process may use two: same results either way
         self._threaded = self._beside and nb.config.NUMBA_NUM_THREADS > 1 and sc.world.substeps == 1

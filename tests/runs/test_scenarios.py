@@ -241,8 +241,10 @@ def test_a_set_one_of_the_scenes_cannot_take_stops_before_any_run(tmp_path, caps
     assert not out.exists()
 
 
-def test_reaction_ticks_given_twice_is_one_clear_line(capsys):
+@pytest.mark.parametrize("given", ["world.reaction_ticks=1", " world . reaction_ticks = 1"])
+def test_reaction_ticks_given_twice_is_one_clear_line(capsys, given):
+    """However the key path is spaced (the override parser strips each part)."""
     args = ["bench", "--scenarios", "wall_squeeze", "--reaction-ticks", "0"]
-    assert main([*args, "--set", "world.reaction_ticks=1"]) == 2
+    assert main([*args, "--set", given]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--reaction-ticks" in err[0] and "world.reaction_ticks" in err[0]
