@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -35,65 +35,11 @@ from rigidflock.model.state import (
     headings,
 )
 from rigidflock.model.steering import avoidance, cells, clearmap, flocking, kernels, pursuit
+from rigidflock.model.steering.decision import OutputSets, Steering, copy_mask
 from rigidflock.model.steering.neighbours import VerletPairs, directed, pairs_cells
 from rigidflock.model.steering.threads import ThreadPolicy
 from rigidflock.model.steering.view import VIEW_CODES, in_view
 from rigidflock.model.torus import min_image
-
-
-@dataclass
-class Steering:
-    """What the rules decided for one snapshot, for the forces, drawing and inspection. The
-    simulation's steerer reuses the arrays of its decisions (``Steerer(keep=2)``): keep a
-    :meth:`copy` of one you need after the next step."""
-
-    force: np.ndarray  # (N,) bow force before clamping, newtons, + to port
-    heading: np.ndarray  # (N, 2) unit direction of travel
-    leader: np.ndarray  # (N,) bool, AI leaders (player row False)
-    feeler_end: np.ndarray  # (N, 2) feeler tips, world units
-    felt: np.ndarray  # (N,) index of the nearest felt obstacle, -1 if none
-    target: np.ndarray  # (N, 2) chase/intercept aim point for steering leaders, NaN otherwise
-    gap: (
-        np.ndarray
-    )  # (N,) distance to the nearest AI unit ahead (within L to the side), inf if none
-    # (N_ai,) distance to the nearest other AI unit when closer than the search radius, else inf
-    # (Steerer only; see ``model.metrics.nn_completed``)
-    nn: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
-    nn_radius: float = 0.0  # the search radius of ``nn``
-    # the flocking pairs, assembled on demand: (looking units (P,), partners (P,), mask (P,)),
-    # or the Steerer's candidate rows and their mask (ptr, nbr, order, mask; cells.row_pairs)
-    pair_source: tuple = field(default_factory=tuple, repr=False)
-    _pairs: tuple | None = field(default=None, repr=False)
-
-    def copy(self) -> Steering:
-        """A copy with arrays of its own (the candidate rows, new at each neighbour rebuild and
-        never written, are shared)."""
-        source = self.pair_source
-        if source:
-            source = (*source[:-1], source[-1].copy())
-        return Steering(
-            self.force.copy(), self.heading.copy(), self.leader.copy(), self.feeler_end.copy(),
-            self.felt.copy(), self.target.copy(), self.gap.copy(), self.nn.copy(),
-            self.nn_radius, source, self._pairs,
-        )  # fmt: skip
-
-    @property
-    def pairs(self) -> tuple[np.ndarray, np.ndarray]:
-        """Directed flocking pairs (i, j), (P,) each: j is in i's cohesion/alignment set."""
-        if self._pairs is None:
-            if not self.pair_source:
-                return np.zeros(0, np.intp), np.zeros(0, np.intp)
-            if len(self.pair_source) == 4:
-                ptr, nbr, order, mask = self.pair_source
-                i, j = cells.row_pairs(ptr, nbr, order)
-                # by unit, not by row: the rows' order depends on when the list was built,
-                # which (lists built ahead) may vary from run to run; partners stay ascending
-                by_unit = np.argsort(i, kind="stable")
-                i, j, mask = i[by_unit], j[by_unit], mask[by_unit]
-            else:
-                i, j, mask = self.pair_source
-            self._pairs = (i[mask].astype(np.intp), j[mask].astype(np.intp))
-        return self._pairs
 
 
 @dataclass(frozen=True)
@@ -248,9 +194,7 @@ class Steerer:
     (default all; the thread count changes no result). ``keep``: 0 (default), each call returns
     new arrays; k > 0, the calls take turns over k sets of arrays made once, so a returned
     :class:`Steering` holds until k more calls (the simulation keeps 2: a decision a caller
-    holds stays whole through a step that decides once). A new array of 128 KiB or more is a
-    fresh ``mmap`` whose pages fault in as the kernels first write them: at 100,000 units that
-    was about 2 ms a tick, 8.9 MB of them.
+    holds stays whole through a step that decides once; why: :mod:`.decision`).
     """
 
     def __init__(
@@ -263,8 +207,7 @@ class Steerer:
         keep: int = 0,
     ):
         self.units, self.world = units, world
-        self._sets: list[Steering | None] = [None] * keep  # the output sets, taken in turn
-        self._turn = 0
+        self._outputs = OutputSets(keep)
         # seconds accumulated under "neighbours" and "rules"
         self.timings = timings if timings is not None else defaultdict(float)
         self.verlet = VerletPairs(skin)
@@ -437,14 +380,14 @@ class Steerer:
         radii_, search, grid = self._geometry(rules)
         t0 = time.perf_counter()
         t1 = t0
-        out = self._outputs()
+        out = self._outputs.take(units.n, units.n_ai, self._nn)
         if n_ai:
             self._update_rows(pos[:n_ai], search)
             t1 = time.perf_counter()
             bodies_ai = kernels.Bodies(pos[:n_ai], vel[:n_ai], st.angle)
             self._pair_pass(bodies_ai, rules, family, radii_, search)
             r = self._rows
-            out.pair_source = (r.ptr, r.nbr, r.unit, _copy_into(out.pair_source, self._flock))
+            out.pair_source = (r.ptr, r.nbr, r.unit, copy_mask(out.pair_source, self._flock))
             np.copyto(out.nn, self._nn)
             out.nn_radius = search
         np.copyto(out.gap, self._gap)
@@ -461,29 +404,6 @@ class Steerer:
         self._last = (pos[:n_ai], search)
         return out
 
-    def _outputs(self) -> Steering:
-        """The arrays this call fills: new ones, or the next set in turn (``keep``)."""
-        n, n_ai = self.units.n, self.units.n_ai
-        sets = self._sets
-        out = sets[self._turn] if sets else None
-        if out is None:
-            out = Steering(
-                force=np.empty(n),
-                heading=np.empty((n, 2)),
-                leader=np.empty(n, dtype=bool),
-                feeler_end=np.empty((n, 2)),
-                felt=np.empty(n, dtype=np.intp),
-                target=np.empty((n, 2)),
-                gap=np.empty(n),
-                nn=np.empty(n_ai) if n_ai else self._nn,
-            )
-            if sets:
-                sets[self._turn] = out
-        if sets:
-            self._turn = (self._turn + 1) % len(sets)
-            out._pairs = None  # made again from this call's pair source on demand
-        return out
-
     def build_ahead(self) -> None:
         """Build the next neighbour list from the last call's positions in a background
         thread when it will soon be needed (:meth:`~.neighbours.VerletPairs.build_ahead`),
@@ -496,18 +416,3 @@ class Steerer:
         if last is not None and self.threads.threads > 1:
             with contextlib.suppress(Exception):
                 self.verlet.build_ahead(*last, self.world.box)
-
-
-def _copy_into(source: tuple, mask: np.ndarray) -> np.ndarray:
-    """``mask`` copied into the mask array of ``source`` (a reused set's last pair source) when
-    it has room (a view of its first ``len(mask)`` items), else into a new one, with a quarter
-    to spare when replacing one: the candidate count changes at each neighbour rebuild."""
-    if len(source) != 4:
-        return mask.copy()
-    old = source[3]
-    base = old.base if old.base is not None else old
-    if len(base) < len(mask):
-        base = np.empty(len(mask) + len(mask) // 4, dtype=mask.dtype)
-    view = base[: len(mask)]
-    view[:] = mask
-    return view

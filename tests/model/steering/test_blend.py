@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from rigidflock.model.steering.blend import Steerer, World, steer_reference
+from rigidflock.model.steering.decision import OutputSets
 from rigidflock.sim import Simulation
 from tests.conftest import reacting, trajectory
 
@@ -144,8 +145,8 @@ def test_output_sets_taken_in_turn_give_the_run_of_new_arrays(scene_from, bounds
     mask array is reused across neighbour rebuilds, grown when the candidates outgrow it)."""
     sc = reacting(scene_from(SCENE.format(bounds=bounds, view="wide")), reaction)
     kept, new = Simulation(sc), Simulation(sc)
-    new._steerer._sets = []  # keep=0 from here: new arrays at every call
-    assert len(kept._steerer._sets) == 2
+    new._steerer._outputs = OutputSets(0)  # keep=0 from here: new arrays at every call
+    assert len(kept._steerer._outputs._sets) == 2
     counts = set()
     masks = []  # the mask arrays behind the kept decisions' pairs, each once
     for _ in range(300):
