@@ -19,12 +19,12 @@ from rigidflock.model.metrics import (
 
 def tick_nn(sim, box: np.ndarray | None) -> np.ndarray:
     """Nearest-neighbour distance of each AI unit (:func:`~rigidflock.model.metrics.nn_distances`)
-    in the snapshot the simulation's steering decided on (its current state, or with
-    ``world.reaction_ticks = 1`` the one before), from what its steering pass found (a compiled
-    ring search over cells only for units with nobody within the search radius). Falls back to
-    the full search when the steering carries no distances."""
+    in the snapshot the simulation's steering found neighbours on (``sim.pairs_state``: with
+    ``world.neighbour_ticks = 1`` the one before the state, else the state), from what its pair
+    pass found (a compiled ring search over cells only for units with nobody within the search
+    radius). Falls back to the full search when the steering carries no distances."""
     n_ai = sim.units.n_ai
-    pos = sim.steering_state.pos[:n_ai]
+    pos = getattr(sim, "pairs_state", sim.steering_state).pos[:n_ai]
     nn = getattr(sim.steering, "nn", None)
     if nn is None or len(nn) != n_ai:
         return nn_distances(pos, box)

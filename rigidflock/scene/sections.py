@@ -43,7 +43,14 @@ def read_world(ctx: Ctx, data: dict) -> tuple[WorldSpec, bool]:
         return WorldSpec(), "world" not in data
     check_keys(ctx, t, file_keys(WorldSpec), "world")
     values, failed = read_fields(ctx, t, WorldSpec, "world")
-    return WorldSpec(**values), "size" not in failed
+    world = WorldSpec(**values)
+    if world.neighbour_ticks < world.reaction_ticks:  # neighbours newer than the decision
+        ctx.error(
+            "world.neighbour_ticks",
+            f"must be at least world.reaction_ticks ({world.reaction_ticks}), "
+            f"got {world.neighbour_ticks}",
+        )
+    return world, "size" not in failed
 
 
 def read_physics(ctx: Ctx, data: dict) -> PhysicsSpec:

@@ -75,6 +75,16 @@ class WorldSpec:
         "decides before each physics step; 1 decides during it, on a second core, from the "
         "snapshot one tick old (a reaction delay of dt; faster for large crowds)",
     )
+    neighbour_ticks: int = key(
+        1,
+        ge=0,
+        le=1,
+        help="ticks from the snapshot the flocking rules find each unit's neighbours on to the "
+        "tick their forces act, at least reaction_ticks: 1 finds them (and sums cohesion, "
+        "alignment, separation, the leader cone and the gap ahead) during the physics step, on "
+        "a second core, from the snapshot one tick old, while headings, obstacles, walls and "
+        "the chase read the snapshot the rules decide on; 0 finds them on that snapshot too",
+    )
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,15 @@ through the next step when that step decides once, and is written over by the de
 (a step decides twice when it switches rules, gives orders or adds buildings with
 ``world.reaction_ticks = 0``). Keep ``steering.copy()`` of one you need later.
 
+With ``world.neighbour_ticks = 1`` (the default) the pair pass, which finds each unit's
+neighbours and sums the flocking terms, runs beside the physics step on the snapshot it starts
+from (in the background thread, one numba thread), and the decision after the step reads those
+sums with the new snapshot: headings, obstacles, walls, the chase and the blend are of the new
+snapshot, the neighbour terms one tick older. ``pairs_state`` is the snapshot they were found on.
+A step that switches rules, gives orders or adds buildings decides afresh, neighbours included,
+on its own snapshot; so does the first decision. ``world.neighbour_ticks = 0`` finds them on the
+snapshot decided on (model 11).
+
 With ``world.reaction_ticks = 1`` the rules decide beside the physics step instead of before it:
 tick ``t`` writes the forces of the decision made on snapshot ``t - 1`` (the vehicle's own terms,
 thrust, drag and damping, still act on snapshot ``t``), then hands the decision on snapshot ``t``
@@ -77,7 +86,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # group's units are 2.5 lengths through the meeting point instead of 1 (runs without move
 # orders, and with one group, are as in model 10). Scenes with ``world.reaction_ticks = 1``
 # (new in model 11; the default 0 is the model as before) decide their steering beside the step.
-MODEL_VERSION = 11
+# 12: the flocking rules' neighbour terms (cohesion, alignment, separation, the leader cone, the
+# gap ahead) are found on the snapshot one tick before the one the rest of the rules read,
+# during the physics step (``world.neighbour_ticks = 1``, new; 0 gives model 11's runs).
+MODEL_VERSION = 12
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python
@@ -92,8 +104,8 @@ class Simulation:
     """A running scene. Attributes after :meth:`reset`: ``units`` (constants), ``state`` (the
     current snapshot), ``steering`` (the rules' output for it; with ``world.reaction_ticks = 1``
     for the snapshot before it, ``steering_state``; its arrays are reused, see the module's
-    notes: ``steering.copy()`` to keep one), ``obstacles`` (M, 3), ``rules`` (the current
-    switches), ``tick``."""
+    notes: ``steering.copy()`` to keep one), ``pairs_state`` (the snapshot its neighbour terms
+    were found on), ``obstacles`` (M, 3), ``rules`` (the current switches), ``tick``."""
 
     def __init__(
         self,
@@ -108,6 +120,7 @@ class Simulation:
         # Neighbour reuse margin (world units); results do not depend on it, only speed does.
         self.neighbour_skin = neighbour_skin
         self._pending: background.Job | None = None  # a decision handed to the thread
+        self._lag_role = None  # the roles of the neighbour terms found beside the step
         self.reset(self.seed)
 
     # -- building -----------------------------------------------------------------------------
@@ -164,11 +177,18 @@ class Simulation:
             max_threads=1 if self._beside else None,
             keep=2,  # a decision held stays whole through a step that decides once
         )
+        # neighbours found beside the step on the snapshot before (the rest decided on this one)
+        self._lag = sc.world.neighbour_ticks == 1 and not self._beside
         # the background thread only when this process may use two: same results either way
-        self._threaded = self._beside and nb.config.NUMBA_NUM_THREADS > 1 and sc.world.substeps == 1
+        self._threaded = (
+            (self._beside or self._lag)
+            and nb.config.NUMBA_NUM_THREADS > 1
+            and sc.world.substeps == 1
+        )
         self.state = State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n))
-        # the snapshot decided on beside the step (the step goes on reading into self.state)
-        self._snapshot = self.state.copy() if self._beside else None
+        # the snapshot decided on (or whose neighbours were found) beside the step (the step goes
+        # on reading into self.state)
+        self._snapshot = self.state.copy() if self._beside or self._lag else None
         self.world.read(self.state)
         self.tick = 0
         self._pressed = np.zeros(n)  # seconds each unit has been pressed still on static geometry
@@ -182,16 +202,38 @@ class Simulation:
         self._analyse()
         return self.state
 
-    def _decision(self, st: State) -> background.Job:
-        """The rules' decision for snapshot ``st``, to run (``job.run()``, or in the
-        background). Ordered units flock with their group only and lead nobody."""
+    def _keys(self) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Who flocks with whom and the roles, (N,) each (None: the units' own): ordered units
+        flock with their group only and lead nobody."""
         key = role = None
         group = self.orders.group_of
         if (group >= 0).any():
             u = self.units
             key = np.where(group >= 0, len(u.family_names) + group, u.family)
             role = np.where(group >= 0, ROLE_NONE, u.role)
-        return background.Job(self._steerer, st, self.rules, key, role)
+        return key, role
+
+    def _decision(self, st: State) -> background.Job:
+        """The rules' decision for snapshot ``st``, to run (``job.run()``, or in the
+        background)."""
+        return background.Job(self._steerer, st, self.rules, *self._keys())
+
+    def _neighbours(self, st: State, key: np.ndarray | None) -> State:
+        """Find the neighbour terms on a copy of ``st`` (the snapshot kept for them) beside the
+        step (one numba thread: the step has the other core). Returns the copy."""
+        snap = st.copy(self._snapshot)
+        self._steerer.pairs(snap, self.rules, key, threads=1 if self._threaded else None)
+        return snap
+
+    def _wait(self, job: background.Job):
+        """What ``job`` returned, once done (run here if no thread ran it: never handed to
+        one, or its thread is gone, as in a forked child; what it raised, raised here)."""
+        if not job.wait():
+            self._run_here(job)
+        self._pending = None
+        if job.error is not None:
+            raise job.error
+        return job.result
 
     def _settle(self) -> None:
         """Wait for a decision left running by a step that raised (an error in pymunk's step,
@@ -210,15 +252,9 @@ class Simulation:
             nb.set_num_threads(threads)
 
     def _adopt(self, job: background.Job) -> None:
-        """Take the decision ``job`` made (run here if no thread ran it: never handed to one, or
-        its thread is gone, as in a forked child; what it raised, raised here)."""
-        if not job.wait():
-            self._run_here(job)
-        self._pending = None
-        if job.error is not None:
-            raise job.error
-        self.steering = job.result
-        self.steering_state = job.args[0]
+        """Take the decision ``job`` made (see :meth:`_wait`)."""
+        self.steering = self._wait(job)
+        self.steering_state = self.pairs_state = job.args[0]
         self.state.leader = self.steering.leader
 
     def _analyse(self) -> None:
@@ -243,7 +279,8 @@ class Simulation:
     def _physics(self, st: State, throttle: np.ndarray, fs: np.ndarray) -> background.Job | None:
         """The tick's substeps: vehicle forces on ``st`` with the bow forces ``fs`` (N,) and
         ``throttle`` (N,), one batch write, pymunk's step. Returns the decision on ``st`` when it
-        is made beside the step (handed to the background thread if threaded, else to run)."""
+        is made beside the step, or the neighbour terms on ``st`` when they are found beside it
+        (handed to the background thread if threaded, else to run)."""
         u = self.units
         substeps = self.scene.world.substeps
         dt = self.scene.world.dt / substeps
@@ -265,6 +302,13 @@ class Simulation:
                 decision = self._decision(st.copy(self._snapshot))
                 if self._threaded:
                     self._pending = background.submit(decision)
+            elif k == 0 and self._lag:
+                key, self._lag_role = self._keys()
+                decision = background.Job(self._neighbours, st, key)
+                if self._threaded:
+                    self._pending = background.submit(decision)
+                else:  # now, before later substeps read into st
+                    self._run_here(decision)
             elif k == 0:
                 self._steerer.build_ahead()  # beside the physics step, on the idle core
             t3 = clock()
@@ -326,7 +370,10 @@ class Simulation:
             decision = self._physics(st, throttle, fs)
             if decision is not None:
                 t0 = time.perf_counter()
-                self._adopt(decision)
+                if self._lag:
+                    self.pairs_state = self._wait(decision)
+                else:
+                    self._adopt(decision)
                 self.timings["wait"] += time.perf_counter() - t0
         finally:
             sys.setswitchinterval(switch)
@@ -338,5 +385,9 @@ class Simulation:
         self.timings["read"] += time.perf_counter() - t0
         if decision is None:
             self._analyse()
+        elif self._lag:  # on this snapshot, with the neighbour terms of the one before
+            self.steering = self._steerer.decide(st, self.rules, self._lag_role)
+            self.steering_state = st
+            st.leader = self.steering.leader
         c = self.world.contacts - before
         return StepEvents(self.tick, c.unit, c.obstacle, c.wall, c.player, given)

@@ -1,12 +1,13 @@
 """Recordings made by earlier models still read and play back: rigidflock 0.1.0's (format 1,
-model 1, ``*_v010.rfr``) and models 2 to 10's (``*_model2.rfr`` ... ``*_model10.rfr``). They cannot
+model 1, ``*_v010.rfr``) and models 2 to 11's (``*_model2.rfr`` ... ``*_model11.rfr``). They cannot
 be verified any more, since this model simulates them differently (model 2: prioritised feelers,
 routes from the unit's half-width; model 3: wall sliding and slots off the way for ordered units;
 model 4: no backing off queued in a crowd, slots in sight of the goal; model 5: slots with room
 for their unit; model 6: ordered units leave a wall at 45 degrees as they slide along it; model
 7: units waiting against a wall are let into the stream; model 8: large groups' slots dealt by
 auction; model 9: units sliding side-on along a wall are not backed out; model 10: ordered units
-slow for turns; model 11: a yield at a door ends later; in models 8 and 9 these two scenes' runs
+slow for turns; model 11: a yield at a door ends later; model 12: the flocking rules' neighbours
+are found on the snapshot a tick older, so every flock's run changes; in models 8 and 9 these two scenes' runs
 are the same, but their recordings say model 7 and 8; in model 10 the aidemo4 run (no move
 orders) is as in model 9, and in model 11 both are as in model 10).
 ``verify`` says so in one line instead of reporting a difference."""

@@ -8,27 +8,34 @@ from rigidflock.model.metrics import nn_distances, polarization
 from rigidflock.runs import metrics as run_metrics
 from rigidflock.runs.runner import run_scene
 from rigidflock.scene import load_scene
+from rigidflock.scene.overrides import derive
 from rigidflock.sim import Simulation
 from tests.conftest import ROOT, reacting
 
 SCENES = ["aidemo4.toml", "walls.toml", "forest.toml", "rts_crossing.toml"]
 
 
-def scene_of(name: str, reaction_ticks: int):
-    return reacting(load_scene(ROOT / "scenes" / name), reaction_ticks)
+def scene_of(name: str, reaction_ticks: int, neighbour_ticks: int = 1):
+    scene = reacting(load_scene(ROOT / "scenes" / name), reaction_ticks)
+    return derive(scene, {"world.neighbour_ticks": neighbour_ticks})
+
+
+# (world.reaction_ticks, world.neighbour_ticks): model 11's way, the default, beside the step
+TIMINGS = [(0, 0), (0, 1), (1, 1)]
 
 
 @pytest.mark.parametrize("name", SCENES)
 @pytest.mark.parametrize("seed", [1, 2, 3])
-@pytest.mark.parametrize("reaction", [0, 1])
-def test_tick_nn_equals_the_kdtree_search(name, seed, reaction):
-    """In the snapshot the steering decided on: the state itself, with world.reaction_ticks = 1
-    the one before it."""
-    sim = Simulation(scene_of(name, reaction), seed=seed)
+@pytest.mark.parametrize(("reaction", "neighbours"), TIMINGS)
+def test_tick_nn_equals_the_kdtree_search(name, seed, reaction, neighbours):
+    """In the snapshot the steering found neighbours on: the state itself with
+    world.neighbour_ticks = 0, else the one before it."""
+    sim = Simulation(scene_of(name, reaction, neighbours), seed=seed)
     for _ in range(40):
         sim.step()
         n = sim.units.n_ai
-        ref = nn_distances(sim.steering_state.pos[:n], sim.box)
+        assert (sim.pairs_state is sim.state) == (neighbours == 0)
+        ref = nn_distances(sim.pairs_state.pos[:n], sim.box)
         np.testing.assert_array_equal(run_metrics.tick_nn(sim, sim.box), ref)
 
 
@@ -38,21 +45,21 @@ def test_tick_nn_with_isolated_units():
     sim = Simulation(scene)
     sim.step()
     assert np.isinf(sim.steering.nn).any()
-    ref = nn_distances(sim.steering_state.pos[: sim.units.n_ai], sim.box)
+    ref = nn_distances(sim.pairs_state.pos[: sim.units.n_ai], sim.box)
     np.testing.assert_array_equal(run_metrics.tick_nn(sim, sim.box), ref)
 
 
 @pytest.mark.parametrize("name", ["aidemo4.toml", "forest.toml", "walls.toml"])
 @pytest.mark.parametrize("seed", [4, 5])
-@pytest.mark.parametrize("reaction", [0, 1])
-def test_run_summary_unchanged(name, seed, reaction, monkeypatch):
+@pytest.mark.parametrize(("reaction", "neighbours"), TIMINGS)
+def test_run_summary_unchanged(name, seed, reaction, neighbours, monkeypatch):
     """The summary equals the one computed with a k-d tree search every tick (as before)."""
-    scene = scene_of(name, reaction)
+    scene = scene_of(name, reaction, neighbours)
     fast = run_scene(scene, 60, seed=seed).metrics
     monkeypatch.setattr(
         run_metrics,
         "tick_nn",
-        lambda sim, box: nn_distances(sim.steering_state.pos[: sim.units.n_ai], box),
+        lambda sim, box: nn_distances(sim.pairs_state.pos[: sim.units.n_ai], box),
     )
     monkeypatch.setattr(run_metrics, "polarization_fast", polarization)
     slow = run_scene(scene, 60, seed=seed).metrics

@@ -284,7 +284,7 @@ scirpt = []
 
 def test_unknown_key_without_close_match_lists_the_keys():
     err = one_error(with_group("[world]\nzzz = 1\n"))
-    keys = "size, bounds, dt, substeps, reaction_ticks"
+    keys = "size, bounds, dt, substeps, reaction_ticks, neighbour_ticks"
     assert f"world.zzz: unknown key (expected one of: {keys})" in err
 
 

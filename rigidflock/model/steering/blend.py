@@ -22,6 +22,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 
+import numba as nb
 import numpy as np
 
 from rigidflock.model import torus
@@ -252,6 +253,8 @@ class Steerer:
         self._unit_cache = None  # (rules, roles, (UnitRules, Weights)) last used
         self._geometry_cache = None  # (rules, (radii, search radius, obstacle grid)) last used
         self._last = None  # (AI positions, search radius) of the last call, for build_ahead
+        self._pair_radius = 0.0  # the search radius of the last pair pass
+        self._pair_seconds = 0.0  # its time, when it ran on the thread policy's count
 
     def _obstacle_grid_for(self, reach: float, feeler: float):
         """A static cell grid of obstacle centres with cells at least ``reach`` wide and its
@@ -369,27 +372,58 @@ class Steerer:
 
     def __call__(self, st: State, rules, flock_key=None, role=None) -> Steering:
         """``flock_key`` (N,): who flocks with whom (default: the family); ``role`` (N,): role
-        codes to use this tick (default: the units' own; ordered units lead nobody)."""
+        codes to use this tick (default: the units' own; ordered units lead nobody). The same as
+        :meth:`pairs` then :meth:`decide` on ``st``."""
+        self.pairs(st, rules, flock_key)
+        return self.decide(st, rules, role)
+
+    def pairs(self, st: State, rules, flock_key=None, threads: int | None = None) -> None:
+        """The neighbour terms on snapshot ``st``: the candidate rows and the pair pass's sums
+        (flocking, separation, the leader cone, the gap ahead, the nearest distance), which
+        the next :meth:`decide` reads. ``threads``: numba threads for the passes (default: as
+        the thread policy chose; 1 beside the physics step, where the step has the other
+        core)."""
+        units = self.units
+        if threads is None:
+            self.threads.begin()
+        elif nb.get_num_threads() != threads:
+            nb.set_num_threads(threads)
+        n_ai = units.n_ai
+        family = self._family if flock_key is None else np.ascontiguousarray(flock_key, np.int64)
+        radii_, search, _ = self._geometry(rules)
+        self._pair_radius = search
+        if not n_ai:
+            return
+        t0 = time.perf_counter()
+        pos = np.ascontiguousarray(st.pos[:n_ai])
+        self._update_rows(pos, search)
+        t1 = time.perf_counter()
+        bodies_ai = kernels.Bodies(pos, np.ascontiguousarray(st.vel[:n_ai]), st.angle)
+        self._pair_pass(bodies_ai, rules, family, radii_, search)
+        t2 = time.perf_counter()
+        self._last = (pos, search)
+        self.timings["neighbours"] += t1 - t0
+        self.timings["rules"] += t2 - t1
+        if threads is None:
+            self._pair_seconds = t2 - t1
+
+    def decide(self, st: State, rules, role=None) -> Steering:
+        """The decision on snapshot ``st`` from the neighbour terms of the last :meth:`pairs`
+        (on ``st`` itself, or on an earlier snapshot: ``world.neighbour_ticks``): each unit's
+        heading, blended bow force, leader flag, chase and feelers."""
         units = self.units
         self.threads.begin()
-        family = self._family if flock_key is None else np.ascontiguousarray(flock_key, np.int64)
         roles = self._role if role is None else np.ascontiguousarray(role, np.int64)
-        n_ai = units.n_ai
         pos = np.ascontiguousarray(st.pos)
         vel = np.ascontiguousarray(st.vel)
-        radii_, search, grid = self._geometry(rules)
-        t0 = time.perf_counter()
-        t1 = t0
+        _, _, grid = self._geometry(rules)
+        t1 = time.perf_counter()
         out = self._outputs.take(units.n, units.n_ai, self._nn)
-        if n_ai:
-            self._update_rows(pos[:n_ai], search)
-            t1 = time.perf_counter()
-            bodies_ai = kernels.Bodies(pos[:n_ai], vel[:n_ai], st.angle)
-            self._pair_pass(bodies_ai, rules, family, radii_, search)
+        if units.n_ai:
             r = self._rows
             out.pair_source = (r.ptr, r.nbr, r.unit, copy_mask(out.pair_source, self._flock))
             np.copyto(out.nn, self._nn)
-            out.nn_radius = search
+            out.nn_radius = self._pair_radius
         np.copyto(out.gap, self._gap)
         unit_rules, weights = self._unit_bundles(rules, roles)
         kernels.unit_pass(
@@ -398,10 +432,10 @@ class Steerer:
             out.target, out.felt), self._scratch, self.trig,
         )  # fmt: skip
         t2 = time.perf_counter()
-        self.threads.end(t2 - t1)
-        self.timings["neighbours"] += t1 - t0
+        # the policy times the passes this thread ran: the pair pass too when it ran here
+        self.threads.end(t2 - t1 + self._pair_seconds)
+        self._pair_seconds = 0.0
         self.timings["rules"] += t2 - t1
-        self._last = (pos[:n_ai], search)
         return out
 
     def build_ahead(self) -> None:

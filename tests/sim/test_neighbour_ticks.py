@@ -1,0 +1,205 @@
+"""``world.neighbour_ticks = 1`` (the default since model 12): the pair pass finds each unit's
+neighbours beside the physics step, on the snapshot the step starts from, and the decision after
+the step reads those sums with the new snapshot. ``0`` finds them on the snapshot decided on,
+which is model 11."""
+
+import os
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from rigidflock import bundled_scene, load_scene
+from rigidflock.model import background
+from rigidflock.model.steering.blend import Steerer
+from rigidflock.replay import ReplayReader, verify
+from rigidflock.scene import SceneError, parse_scene
+from rigidflock.scene.overrides import derive
+from rigidflock.sim import Simulation
+from tests.conftest import ROOT, trajectory
+
+FIELDS = ("force", "heading", "leader", "gap", "felt", "nn", "target", "feeler_end")
+
+
+def lagging(scene, ticks: int = 1, substeps: int | None = None):
+    changes = {"world.neighbour_ticks": ticks}
+    if substeps is not None:
+        changes["world.substeps"] = substeps
+    return derive(scene, changes)
+
+
+@pytest.mark.parametrize("name", ["aidemo4", "forest", "walls"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_decision_reads_this_snapshot_and_the_neighbours_of_the_one_before(name, seed):
+    """After each step the steering equals a fresh Steerer's decision on a copy of the state
+    given the pair pass on a copy of the snapshot before, bit for bit (nothing the step did
+    meanwhile leaked into either). Tick 0 acts on the first snapshot's full decision in both
+    models, so the state after it is the same; from tick 1 on the older neighbours show."""
+    scene = load_scene(bundled_scene(name))
+    lag = Simulation(lagging(scene), seed=seed)
+    now = Simulation(lagging(scene, 0), seed=seed)
+    fresh = Steerer(lag.units, lag._steerer.world, 0.0)
+    before = lag.state.copy()
+    for tick in range(30):
+        lag.step()
+        now.step()
+        assert lag.pairs_state.tick == tick == lag.tick - 1
+        assert lag.steering_state is lag.state
+        np.testing.assert_array_equal(lag.pairs_state.pos, before.pos)
+        fresh.pairs(before, lag.rules)
+        want = fresh.decide(lag.state.copy(), lag.rules)
+        for field in FIELDS:
+            np.testing.assert_array_equal(getattr(lag.steering, field), getattr(want, field))
+        for got, ref in zip(lag.steering.pairs, want.pairs, strict=True):
+            np.testing.assert_array_equal(got, ref)
+        if tick == 0:
+            np.testing.assert_array_equal(lag.state.pos, now.state.pos)
+        before = lag.state.copy()
+    assert not np.array_equal(lag.state.pos, now.state.pos)
+
+
+def test_pairs_then_decide_on_one_snapshot_is_the_whole_decision():
+    """The steerer's two halves on the same snapshot are its one call (what model 11 and every
+    fresh decision run)."""
+    sim = Simulation(load_scene(bundled_scene("forest")), seed=5)
+    for _ in range(20):
+        sim.step()
+    one = Steerer(sim.units, sim._steerer.world, 0.0)
+    two = Steerer(sim.units, sim._steerer.world, 0.0)
+    whole = one(sim.state, sim.rules)
+    two.pairs(sim.state, sim.rules)
+    halves = two.decide(sim.state, sim.rules)
+    for field in FIELDS:
+        np.testing.assert_array_equal(getattr(whole, field), getattr(halves, field))
+
+
+@pytest.mark.parametrize("name", ["aidemo4", "rts_doorway"])
+def test_neighbour_ticks_0_is_model_11(name, monkeypatch):
+    """Model 11's recordings (a flock with a player and obstacles; move orders through a
+    doorway) re-simulate integer for integer with ``world.neighbour_ticks = 0``."""
+    path = ROOT / "tests" / "fixtures" / f"{name}_model11.rfr"
+    # the module (the package's ``verify`` is its function)
+    verify_module = sys.modules[verify.__module__]
+    monkeypatch.setattr(verify_module, "model_problem", lambda header: None)
+    with ReplayReader(path) as reader:
+        scene = reader.scene()
+        monkeypatch.setattr(reader, "scene", lambda: lagging(scene, 0))
+        result = verify(reader)
+    assert result.ok and result.ticks_checked == 121, result
+
+
+@pytest.mark.parametrize(
+    ("name", "substeps"), [("forest", None), ("forest", 3), ("rts_doorway", None), ("walls", 2)]
+)
+def test_finding_neighbours_in_the_background_thread_or_the_callers_gives_the_same_run(
+    name, substeps, monkeypatch
+):
+    """The background thread (two cores) and the caller's thread (NUMBA_NUM_THREADS=1) give
+    bit-identical runs, with move orders too (rts_doorway's order comes at tick 30, a step that
+    decides afresh). With several substeps the pair pass runs before the step in the caller's
+    thread (the later substeps read the next snapshot into the state)."""
+    where = []
+    run = background.Job.run
+
+    def spy(job):
+        where.append(threading.current_thread().name)
+        run(job)
+
+    monkeypatch.setattr(background.Job, "run", spy)
+    scene = lagging(load_scene(bundled_scene(name)), substeps=substeps)
+    threaded = Simulation(scene, seed=4)
+    inline = Simulation(scene, seed=4)
+    inline._threaded = False
+    if os.cpu_count() < 2:
+        pytest.skip("one core: no second thread to find neighbours in")
+    assert threaded._threaded == (substeps is None)
+    where.clear()
+    a = trajectory(threaded, 150)
+    # every step's pair pass ran on the background thread (plus the afresh decisions here)
+    want = "rigidflock-background" if substeps is None else "MainThread"
+    assert where.count(want) == 150
+    where.clear()
+    np.testing.assert_array_equal(a, trajectory(inline, 150))
+    assert set(where) == {"MainThread"}
+    if name == "rts_doorway":
+        assert threaded.orders.groups  # the order was given and controlled
+
+
+def test_the_pair_pass_beside_the_step_runs_on_one_numba_thread(monkeypatch):
+    """The step has the other core; the pair pass's parallel kernels must not wake a second
+    thread beside it."""
+    import numba as nb
+
+    sim = Simulation(load_scene(bundled_scene("forest")), seed=1)
+    if not sim._threaded:
+        pytest.skip("one numba thread: the pair pass runs in the caller's thread")
+    seen = []
+    pairs = sim._steerer.pairs
+
+    def spy(*args, **kwargs):
+        pairs(*args, **kwargs)
+        seen.append((threading.current_thread().name, nb.get_num_threads()))
+
+    monkeypatch.setattr(sim._steerer, "pairs", spy)
+    for _ in range(20):
+        sim.step()
+    assert seen == [("rigidflock-background", 1)] * 20
+
+
+def test_a_step_that_fails_beside_the_pair_pass_leaves_no_trace(monkeypatch):
+    """pymunk's step raising while the pair pass runs beside it: the error reaches the caller,
+    the GIL switch interval is as before, the decision in force is untouched, and the next
+    step waits for that pass before it starts another (they share the steerer's buffers)."""
+    sim = Simulation(load_scene(bundled_scene("forest")), seed=1)
+    sim.step()
+    switch = sys.getswitchinterval()
+    step = sim.world.step
+    calls = []
+
+    def fail_once(dt):
+        calls.append(dt)
+        if len(calls) == 1:
+            time.sleep(0.05)
+            raise RuntimeError("pymunk failed")
+        step(dt)
+
+    monkeypatch.setattr(sim.world, "step", fail_once)
+    in_force = sim.steering.copy()
+    with pytest.raises(RuntimeError, match="pymunk failed"):
+        sim.step()
+    assert sys.getswitchinterval() == switch
+    assert sim.tick == 1 and sim._pending is not None
+    for field in FIELDS:
+        np.testing.assert_array_equal(getattr(sim.steering, field), getattr(in_force, field))
+    sim.step()
+    assert sim.tick == 2 and sim.pairs_state.tick == 1 and sim._pending is None
+
+
+def test_an_error_in_the_pair_pass_reaches_the_caller(monkeypatch):
+    sim = Simulation(load_scene(bundled_scene("aidemo4")), seed=1)
+
+    def fail(*args, **kwargs):
+        raise MemoryError("no room for the pairs")
+
+    monkeypatch.setattr(sim._steerer, "pairs", fail)
+    with pytest.raises(MemoryError, match="no room"):
+        sim.step()
+    assert sim._pending is None
+
+
+def test_a_lagging_run_is_deterministic_and_reset_replays_it():
+    sim = Simulation(load_scene(bundled_scene("forest")), seed=7)
+    a = trajectory(sim, 120)
+    sim.reset(7)
+    np.testing.assert_array_equal(a, trajectory(sim, 120))
+
+
+def test_neighbours_newer_than_the_decision_are_refused():
+    """With the whole decision a tick late, neighbours of the snapshot after it do not exist."""
+    text = "[world]\nreaction_ticks = 1\nneighbour_ticks = 0\n[[groups]]\ncount = 3\n"
+    with pytest.raises(SceneError, match=r"world\.neighbour_ticks.*at least world\.reaction"):
+        parse_scene(text, "late.toml")
+    scene = parse_scene(text.replace("neighbour_ticks = 0", "neighbour_ticks = 1"), "late.toml")
+    assert scene.world.reaction_ticks == scene.world.neighbour_ticks == 1
