@@ -132,6 +132,7 @@ def bench_orders(n: int, ticks: int, warmup: int) -> dict:
         "units": n,
         "orders": len(sim.scene.orders),
         "reaction_ticks": sim.scene.world.reaction_ticks,
+        "neighbour_ticks": sim.scene.world.neighbour_ticks,
         "ticks_per_second": 1.0 / tick,
         "tick_seconds": tick,
         "route_searches": o.searches,
@@ -210,6 +211,7 @@ def bench_one(n: int, ticks: int, warmup: int, reaction_ticks: int | None = None
     return {
         "units": n,
         "reaction_ticks": sim.scene.world.reaction_ticks,
+        "neighbour_ticks": sim.scene.world.neighbour_ticks,
         "ticks": ticks,
         "build_seconds": build,
         "tick_seconds": tick,

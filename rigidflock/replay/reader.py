@@ -39,6 +39,7 @@ from rigidflock.replay.errors import fail
 from rigidflock.replay.payload import Chunk, decode_chunk, is_input
 from rigidflock.replay.states import SCALES, STATE_FIELDS
 from rigidflock.scene import SceneError, parse_scene
+from rigidflock.scene.overrides import derive
 
 # The header fields a reader relies on, and their JSON types.
 HEADER_TYPES = {
@@ -76,6 +77,12 @@ def _scan_problem(reason: str, tick: int, offset: int) -> str:
     if reason == "cut":
         return f"cut short at tick {tick} (incomplete chunk at byte {offset})"
     return f"damaged chunk at byte {offset}; readable up to tick {tick}"
+
+
+def model_version_of(header: dict) -> int:
+    """The model version a recording was made with (files before the field: model 1)."""
+    v = header.get("model_version", 1)
+    return v if isinstance(v, int) and not isinstance(v, bool) else 1
 
 
 class ReplayReader:
@@ -234,11 +241,17 @@ class ReplayReader:
         return self.first_tick + self.ticks - 1
 
     def scene(self):
-        """The recorded scene, parsed again from the header's text."""
+        """The recorded scene, parsed again from the header's text, as the model that recorded
+        it ran it: before model 12 the flocking's neighbours were found on the snapshot the
+        rules decided on (``world.neighbour_ticks = 0``; the key did not exist)."""
         try:
-            return parse_scene(self.header["scene_text"], self.header["scene_source"])
+            scene = parse_scene(self.header["scene_text"], self.header["scene_source"])
         except SceneError as e:
             raise fail(self.path, f"recorded scene does not parse: {e.errors[0]}") from None
+        world = scene.world
+        if model_version_of(self.header) < 12 and world.reaction_ticks < world.neighbour_ticks:
+            scene = derive(scene, {"world.neighbour_ticks": world.reaction_ticks})
+        return scene
 
     # -- data ---------------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from rigidflock.replay.codec import to_jsonable
 from rigidflock.replay.container import package_version
 from rigidflock.replay.errors import ReplayError, fail
 from rigidflock.replay.payload import Chunk
-from rigidflock.replay.reader import ReplayReader
+from rigidflock.replay.reader import ReplayReader, model_version_of
 from rigidflock.replay.states import FIELD_WORDS, SCALES, STATE_FIELDS, quantize
 from rigidflock.sim import MODEL_VERSION, Simulation
 
@@ -56,12 +56,6 @@ class VerifyResult:
     @property
     def ok(self) -> bool:
         return self.difference is None and self.unverifiable is None
-
-
-def model_version_of(header: dict) -> int:
-    """The model version a recording was made with (files before the field: model 1)."""
-    v = header.get("model_version", 1)
-    return v if isinstance(v, int) and not isinstance(v, bool) else 1
 
 
 def model_problem(header: dict) -> str | None:

@@ -121,6 +121,7 @@ class Simulation:
         self.neighbour_skin = neighbour_skin
         self._pending: background.Job | None = None  # a decision handed to the thread
         self._lag_role = None  # the roles of the neighbour terms found beside the step
+        self._afresh = False  # the decision beside the last step failed: decide anew
         self.reset(self.seed)
 
     # -- building -----------------------------------------------------------------------------
@@ -128,6 +129,7 @@ class Simulation:
     def reset(self, seed: int | None = None) -> State:
         """Start the run again from the scene, with ``seed`` (default: the last one used)."""
         self._settle()
+        self._afresh = False
         if seed is not None:
             self.seed = int(seed)
         self.rng = np.random.default_rng(self.seed)
@@ -186,6 +188,7 @@ class Simulation:
             and sc.world.substeps == 1
         )
         self.state = State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n))
+        self._steerer.time_pairs = not (self._lag and self._threaded)
         # the snapshot decided on (or whose neighbours were found) beside the step (the step goes
         # on reading into self.state)
         self._snapshot = self.state.copy() if self._beside or self._lag else None
@@ -307,8 +310,12 @@ class Simulation:
                 decision = background.Job(self._neighbours, st, key)
                 if self._threaded:
                     self._pending = background.submit(decision)
-                else:  # now, before later substeps read into st
+                elif substeps > 1:  # now, before the later substeps read into st
+                    t = clock()
                     self._run_here(decision)
+                    t2 += clock() - t  # timed as the wait, not the write
+                    tm["wait"] += clock() - t
+                # else after the step, in this thread, when it is waited for
             elif k == 0:
                 self._steerer.build_ahead()  # beside the physics step, on the idle core
             t3 = clock()
@@ -319,6 +326,15 @@ class Simulation:
             tm["write"] += t3 - t2
             tm["physics"] += t4 - t3
         return decision
+
+    def _advance(self, st: State) -> None:
+        """The tick after pymunk's step: ``st`` read from it."""
+        self.tick += 1
+        st.tick = self.tick
+        t0 = time.perf_counter()
+        self.world.read(st)
+        self.world.wrap(st)
+        self.timings["read"] += time.perf_counter() - t0
 
     def step(self, command: Command | None = None) -> StepEvents:
         """Advance one tick. ``command`` drives the player and may switch rules; a bad one raises
@@ -343,7 +359,8 @@ class Simulation:
         for o in orders:
             given += self.orders.give(o, st, self.tick) is not None
             changed = True
-        if changed and not self._beside:  # beside the step: the next decision reacts
+        if (changed and not self._beside) or self._afresh:  # beside: the next one reacts
+            self._afresh = False
             self._analyse()
         throttle = self._ones
         spared = self._spare_none
@@ -370,19 +387,21 @@ class Simulation:
             decision = self._physics(st, throttle, fs)
             if decision is not None:
                 t0 = time.perf_counter()
-                if self._lag:
-                    self.pairs_state = self._wait(decision)
-                else:
-                    self._adopt(decision)
+                try:
+                    if self._lag:
+                        self.pairs_state = self._wait(decision)
+                    else:
+                        self._adopt(decision)
+                except BaseException:
+                    # pymunk has stepped: the state follows it, and the next step decides
+                    # afresh (the decision beside the step is lost)
+                    self._advance(st)
+                    self._afresh = True
+                    raise
                 self.timings["wait"] += time.perf_counter() - t0
         finally:
             sys.setswitchinterval(switch)
-        self.tick += 1
-        st.tick = self.tick
-        t0 = time.perf_counter()
-        self.world.read(st)
-        self.world.wrap(st)
-        self.timings["read"] += time.perf_counter() - t0
+        self._advance(st)
         if decision is None:
             self._analyse()
         elif self._lag:  # on this snapshot, with the neighbour terms of the one before

@@ -32,9 +32,14 @@ def test_tick_nn_equals_the_kdtree_search(name, seed, reaction, neighbours):
     world.neighbour_ticks = 0, else the one before it."""
     sim = Simulation(scene_of(name, reaction, neighbours), seed=seed)
     for _ in range(40):
+        before = sim.state.copy()
         sim.step()
         n = sim.units.n_ai
-        assert (sim.pairs_state is sim.state) == (neighbours == 0)
+        if neighbours:  # the snapshot the step started from, not the state after it
+            np.testing.assert_array_equal(sim.pairs_state.pos, before.pos)
+            assert not np.array_equal(sim.pairs_state.pos, sim.state.pos)
+        else:
+            assert sim.pairs_state is sim.state
         ref = nn_distances(sim.pairs_state.pos[:n], sim.box)
         np.testing.assert_array_equal(run_metrics.tick_nn(sim, sim.box), ref)
 

@@ -3,11 +3,11 @@ neighbours beside the physics step, on the snapshot the step starts from, and th
 the step reads those sums with the new snapshot. ``0`` finds them on the snapshot decided on,
 which is model 11."""
 
-import os
 import sys
 import threading
 import time
 
+import numba as nb
 import numpy as np
 import pytest
 
@@ -30,26 +30,30 @@ def lagging(scene, ticks: int = 1, substeps: int | None = None):
     return derive(scene, changes)
 
 
-@pytest.mark.parametrize("name", ["aidemo4", "forest", "walls"])
+@pytest.mark.parametrize("name", ["aidemo4", "forest", "walls", "rts_doorway"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_decision_reads_this_snapshot_and_the_neighbours_of_the_one_before(name, seed):
     """After each step the steering equals a fresh Steerer's decision on a copy of the state
     given the pair pass on a copy of the snapshot before, bit for bit (nothing the step did
-    meanwhile leaked into either). Tick 0 acts on the first snapshot's full decision in both
-    models, so the state after it is the same; from tick 1 on the older neighbours show."""
+    meanwhile leaked into either), with ordered units flocking in their group and leading
+    nobody (rts_doorway's order comes at tick 30, a tick that decides afresh). Tick 0 acts on
+    the first snapshot's full decision in both models, so the state after it is the same;
+    from tick 1 on the older neighbours show."""
     scene = load_scene(bundled_scene(name))
     lag = Simulation(lagging(scene), seed=seed)
     now = Simulation(lagging(scene, 0), seed=seed)
     fresh = Steerer(lag.units, lag._steerer.world, 0.0)
     before = lag.state.copy()
-    for tick in range(30):
+    for tick in range(45):
         lag.step()
         now.step()
         assert lag.pairs_state.tick == tick == lag.tick - 1
         assert lag.steering_state is lag.state
         np.testing.assert_array_equal(lag.pairs_state.pos, before.pos)
-        fresh.pairs(before, lag.rules)
-        want = fresh.decide(lag.state.copy(), lag.rules)
+        key, role = lag._keys()  # as after this tick's control, when the pairs were found
+        assert (key is not None) == (name == "rts_doorway" and tick >= 30)
+        fresh.pairs(before, lag.rules, key)
+        want = fresh.decide(lag.state.copy(), lag.rules, role)
         for field in FIELDS:
             np.testing.assert_array_equal(getattr(lag.steering, field), getattr(want, field))
         for got, ref in zip(lag.steering.pairs, want.pairs, strict=True):
@@ -84,8 +88,8 @@ def test_neighbour_ticks_0_is_model_11(name, monkeypatch):
     verify_module = sys.modules[verify.__module__]
     monkeypatch.setattr(verify_module, "model_problem", lambda header: None)
     with ReplayReader(path) as reader:
-        scene = reader.scene()
-        monkeypatch.setattr(reader, "scene", lambda: lagging(scene, 0))
+        # a file of a model before 12 plays its scene as that model ran it
+        assert reader.scene().world.neighbour_ticks == 0
         result = verify(reader)
     assert result.ok and result.ticks_checked == 121, result
 
@@ -112,8 +116,8 @@ def test_finding_neighbours_in_the_background_thread_or_the_callers_gives_the_sa
     threaded = Simulation(scene, seed=4)
     inline = Simulation(scene, seed=4)
     inline._threaded = False
-    if os.cpu_count() < 2:
-        pytest.skip("one core: no second thread to find neighbours in")
+    if nb.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one numba thread: the pair pass always runs in the caller's thread")
     assert threaded._threaded == (substeps is None)
     where.clear()
     a = trajectory(threaded, 150)
@@ -149,44 +153,77 @@ def test_the_pair_pass_beside_the_step_runs_on_one_numba_thread(monkeypatch):
 
 
 def test_a_step_that_fails_beside_the_pair_pass_leaves_no_trace(monkeypatch):
-    """pymunk's step raising while the pair pass runs beside it: the error reaches the caller,
-    the GIL switch interval is as before, the decision in force is untouched, and the next
-    step waits for that pass before it starts another (they share the steerer's buffers)."""
+    """pymunk's step raising while the pair pass still runs beside it: the error reaches the
+    caller, the GIL switch interval is as before, the decision in force is untouched, and the
+    next step waits for that pass before it starts another (they share the steerer's
+    buffers)."""
     sim = Simulation(load_scene(bundled_scene("forest")), seed=1)
+    if not sim._threaded:
+        pytest.skip("one numba thread: no pair pass beside the step")
     sim.step()
     switch = sys.getswitchinterval()
-    step = sim.world.step
+    step, pairs = sim.world.step, sim._steerer.pairs
     calls = []
+
+    def slow_pairs(*args, **kwargs):
+        time.sleep(0.2)  # still running when the step fails
+        pairs(*args, **kwargs)
 
     def fail_once(dt):
         calls.append(dt)
         if len(calls) == 1:
-            time.sleep(0.05)
             raise RuntimeError("pymunk failed")
         step(dt)
 
+    monkeypatch.setattr(sim._steerer, "pairs", slow_pairs)
     monkeypatch.setattr(sim.world, "step", fail_once)
     in_force = sim.steering.copy()
     with pytest.raises(RuntimeError, match="pymunk failed"):
         sim.step()
     assert sys.getswitchinterval() == switch
-    assert sim.tick == 1 and sim._pending is not None
+    assert sim.tick == 1 and not sim._pending.done.is_set()  # the pass is still under way
     for field in FIELDS:
         np.testing.assert_array_equal(getattr(sim.steering, field), getattr(in_force, field))
-    sim.step()
+    sim.step()  # waits for it first
     assert sim.tick == 2 and sim.pairs_state.tick == 1 and sim._pending is None
 
 
-def test_an_error_in_the_pair_pass_reaches_the_caller(monkeypatch):
+@pytest.mark.parametrize("threaded", [True, False])
+def test_an_error_in_the_pair_pass_reaches_the_caller_and_the_run_goes_on(monkeypatch, threaded):
+    """pymunk stepped before the error came: the state is read from it (the tick advances) and
+    the next step decides afresh on it, as a fresh simulation's first tick would."""
     sim = Simulation(load_scene(bundled_scene("aidemo4")), seed=1)
+    sim._threaded = sim._threaded and threaded
+    pairs = sim._steerer.pairs
+    failing = [True]
 
-    def fail(*args, **kwargs):
-        raise MemoryError("no room for the pairs")
+    def fail_once(*args, **kwargs):
+        if failing.pop() if failing else False:
+            raise MemoryError("no room for the pairs")
+        pairs(*args, **kwargs)
 
-    monkeypatch.setattr(sim._steerer, "pairs", fail)
+    monkeypatch.setattr(sim._steerer, "pairs", fail_once)
     with pytest.raises(MemoryError, match="no room"):
         sim.step()
-    assert sim._pending is None
+    assert sim._pending is None and sim.tick == 1
+    moved = sim.state.copy()
+    sim.world.read(moved)
+    sim.world.wrap(moved)
+    np.testing.assert_array_equal(sim.state.pos, moved.pos)  # the state is pymunk's
+    fresh = Steerer(sim.units, sim._steerer.world, 0.0)
+    want = fresh(sim.state.copy(), sim.rules)  # tick 1 decided afresh: its own neighbours
+    physics = sim._physics
+    applied = []
+
+    def spy(st, throttle, fs):
+        applied.append(fs.copy())
+        return physics(st, throttle, fs)
+
+    monkeypatch.setattr(sim, "_physics", spy)
+    sim.step()
+    assert sim.tick == 2 and sim.pairs_state.tick == 1
+    n_ai = sim.units.n_ai
+    np.testing.assert_array_equal(applied[0][:n_ai], want.force[:n_ai])
 
 
 def test_a_lagging_run_is_deterministic_and_reset_replays_it():

@@ -8,7 +8,10 @@ blend them with weights, then apply. Two implementations return the same :class:
   functions of ``flocking``, ``pursuit`` and ``avoidance``; the definition, kept for tests.
 - :class:`Steerer`: what the simulation runs. Compiled kernels make one pass over candidate pairs
   from a reused neighbour list (:class:`~.neighbours.VerletPairs`) and over nearby obstacles,
-  with preallocated buffers. Same results up to floating-point summation order.
+  with preallocated buffers. Same results up to floating-point summation order. Its two halves
+  can read two snapshots: :meth:`Steerer.pairs` (the neighbour terms) on one, then
+  :meth:`Steerer.decide` (headings, the blend, feelers, the chase) on a later one; the
+  simulation finds the neighbours beside the physics step (``world.neighbour_ticks``).
 
 Inputs: a :class:`~rigidflock.state.State` (player last), the run's
 :class:`~rigidflock.state.Units`, the current rules, obstacles (M, 3), and the world (``box`` is
@@ -255,6 +258,10 @@ class Steerer:
         self._last = None  # (AI positions, search radius) of the last call, for build_ahead
         self._pair_radius = 0.0  # the search radius of the last pair pass
         self._pair_seconds = 0.0  # its time, when it ran on the thread policy's count
+        # whether the thread policy times the pair pass with the unit pass: not when it usually
+        # runs beside the physics step (the policy then times what runs on its threads, the
+        # unit pass, every tick alike)
+        self.time_pairs = True
 
     def _obstacle_grid_for(self, reach: float, feeler: float):
         """A static cell grid of obstacle centres with cells at least ``reach`` wide and its
@@ -404,7 +411,7 @@ class Steerer:
         self._last = (pos, search)
         self.timings["neighbours"] += t1 - t0
         self.timings["rules"] += t2 - t1
-        if threads is None:
+        if threads is None and self.time_pairs:
             self._pair_seconds = t2 - t1
 
     def decide(self, st: State, rules, role=None) -> Steering:
