@@ -14,10 +14,8 @@ re-simulated (physics) up to that tick, from the recorded scene, seed and inputs
 ``world.reaction_ticks = 1`` each tick's control reads the ``gap`` of the decision on the state
 before (made after that tick's orders, as the simulation makes it beside the step), and a
 recording that starts after tick 0 with an order at its first tick is re-simulated up to it
-for that decision. With ``world.neighbour_ticks = 1`` (and ``reaction_ticks = 0``) the gap is of
-the neighbours found on the state before, after that tick's control, except at a tick that
-gives orders, adds buildings or switches rules, whose control reads a gap found on its own
-state (the simulation decides afresh there).
+for that decision. ``world.neighbour_ticks`` changes nothing here: while a group is under orders
+the simulation finds the neighbours on the state it decides on, as before model 12.
 
 Seeking back restarts from the nearest checkpoint (one every ``CHECKPOINT`` ticks).
 """
@@ -57,9 +55,7 @@ class OrderTrack:
         self._checkpoints: dict[int, tuple[Orders, np.ndarray | None]] = {}
         self._tick = None  # the tick self._orders stands at
         self._orders: Orders | None = None
-        world = playback.scene.world
-        self._beside = world.reaction_ticks == 1
-        self._lag = world.neighbour_ticks == 1 and not self._beside
+        self._beside = playback.scene.world.reaction_ticks == 1
         # reaction_ticks = 1: the gap of the decision on the state before self._tick's
         self._gap: np.ndarray | None = None
 
@@ -110,9 +106,6 @@ class OrderTrack:
             orders.add_building(b, st, k)
         for o in self.orders_at.get(k, ()):
             orders.give(o, st, k)
-        if self._lag:
-            self._lagged_control(orders, k, st)
-            return
         if not self._beside:
             if orders.groups:
                 orders.control(st, self.steering(orders, st, pb.rules_at(k + 1)).gap, k, pb.dt)
@@ -122,24 +115,6 @@ class OrderTrack:
         self._gap = None
         if orders.groups or self.orders_at.get(k + 1):  # read at the next control
             self._gap = self.steering(orders, st, pb.rules_at(k + 1)).gap
-
-    def _lagged_control(self, orders: Orders, k: int, st) -> None:
-        """Tick ``k``'s control with ``world.neighbour_ticks = 1``: the gap found on state
-        ``k - 1`` (kept in ``_gap``), or on state ``k`` when tick ``k`` changed the orders,
-        buildings or rules; then the gap on state ``k`` that tick ``k + 1`` reads."""
-        pb = self.pb
-        cmd = pb.inputs.get(k)
-        changed = bool(self.orders_at.get(k) or self.buildings_at.get(k))
-        changed = changed or bool(getattr(cmd, "toggles", None))
-        rules = pb.rules_at(k + 1)
-        if orders.groups:
-            gap = self._gap
-            if changed or gap is None:
-                gap = self.steering(orders, st, rules).gap
-            orders.control(st, gap, k, pb.dt)
-        self._gap = None
-        if orders.groups:  # read at the next control (a tick giving orders finds its own)
-            self._gap = self.steering(orders, st, rules).gap
 
     def at(self, tick: int) -> Orders | None:
         if not self.active:

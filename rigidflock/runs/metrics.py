@@ -34,9 +34,11 @@ def tick_nn(sim, box: np.ndarray | None) -> np.ndarray:
 @dataclass
 class RunMetrics:
     """Accumulates the run summary (the README's "Metrics"), one :meth:`add` per tick. The
-    figures from the steering (polarisation, nearest neighbours, leaders) are of the snapshot it
-    decided on: with ``world.reaction_ticks = 1`` the one before the state (ticks 0 to T - 1 of
-    a T-tick run, not 1 to T); contacts, pins and the final flocks are of the state."""
+    figures from the steering are of the snapshot it decided on (polarisation, leaders) or found
+    neighbours on (nearest neighbours, the minimum separation; and the leaders' cone counts):
+    with ``world.reaction_ticks = 1`` both the one before the state, with
+    ``world.neighbour_ticks = 1`` (the default) the neighbours' (ticks 0 to T - 1 of a T-tick
+    run, not 1 to T); contacts, pins and the final flocks are of the state."""
 
     box: np.ndarray | None
     link: float  # flock link distance, world units

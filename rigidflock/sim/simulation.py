@@ -10,14 +10,16 @@ through the next step when that step decides once, and is written over by the de
 (a step decides twice when it switches rules, gives orders or adds buildings with
 ``world.reaction_ticks = 0``). Keep ``steering.copy()`` of one you need later.
 
-With ``world.neighbour_ticks = 1`` (the default) the pair pass, which finds each unit's
-neighbours and sums the flocking terms, runs beside the physics step on the snapshot it starts
-from (in the background thread, one numba thread), and the decision after the step reads those
-sums with the new snapshot: headings, obstacles, walls, the chase and the blend are of the new
-snapshot, the neighbour terms one tick older. ``pairs_state`` is the snapshot they were found on.
-A step that switches rules, gives orders or adds buildings decides afresh, neighbours included,
-on its own snapshot; so does the first decision. ``world.neighbour_ticks = 0`` finds them on the
-snapshot decided on (model 11).
+With ``world.neighbour_ticks = 1`` (the default) and no move order under way, the pair pass,
+which finds each unit's neighbours and sums the flocking terms, runs beside the physics step on
+the snapshot it starts from (in the background thread, one numba thread), and the decision after
+the step reads those sums with the new snapshot: headings, obstacles, walls, the chase and the
+blend are of the new snapshot, the neighbour terms one tick older. ``pairs_state`` is the
+snapshot they were found on. A step that switches rules, gives orders or adds buildings decides
+afresh, neighbours included, on its own snapshot; so does the first decision, and every
+decision while a group is under orders (the control's queues read the gap ahead: a tick-old gap
+lost two-way doorway runs). ``world.neighbour_ticks = 0`` always finds them on the snapshot
+decided on (model 11).
 
 With ``world.reaction_ticks = 1`` the rules decide beside the physics step instead of before it:
 tick ``t`` writes the forces of the decision made on snapshot ``t - 1`` (the vehicle's own terms,
@@ -86,9 +88,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # group's units are 2.5 lengths through the meeting point instead of 1 (runs without move
 # orders, and with one group, are as in model 10). Scenes with ``world.reaction_ticks = 1``
 # (new in model 11; the default 0 is the model as before) decide their steering beside the step.
-# 12: the flocking rules' neighbour terms (cohesion, alignment, separation, the leader cone, the
-# gap ahead) are found on the snapshot one tick before the one the rest of the rules read,
-# during the physics step (``world.neighbour_ticks = 1``, new; 0 gives model 11's runs).
+# 12: while no move order is under way, the flocking rules' neighbour terms (cohesion, alignment,
+# separation, the leader cone, the gap ahead) are found on the snapshot one tick before the one
+# the rest of the rules read, during the physics step (``world.neighbour_ticks = 1``, new; 0
+# gives model 11's runs; runs with move orders are as in model 11 from their first order on).
 MODEL_VERSION = 12
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
@@ -188,7 +191,6 @@ class Simulation:
             and sc.world.substeps == 1
         )
         self.state = State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n))
-        self._steerer.time_pairs = not (self._lag and self._threaded)
         # the snapshot decided on (or whose neighbours were found) beside the step (the step goes
         # on reading into self.state)
         self._snapshot = self.state.copy() if self._beside or self._lag else None
@@ -305,7 +307,7 @@ class Simulation:
                 decision = self._decision(st.copy(self._snapshot))
                 if self._threaded:
                     self._pending = background.submit(decision)
-            elif k == 0 and self._lag:
+            elif k == 0 and self._lag and not self.orders.groups:
                 key, self._lag_role = self._keys()
                 decision = background.Job(self._neighbours, st, key)
                 if self._threaded:

@@ -35,10 +35,10 @@ def lagging(scene, ticks: int = 1, substeps: int | None = None):
 def test_the_decision_reads_this_snapshot_and_the_neighbours_of_the_one_before(name, seed):
     """After each step the steering equals a fresh Steerer's decision on a copy of the state
     given the pair pass on a copy of the snapshot before, bit for bit (nothing the step did
-    meanwhile leaked into either), with ordered units flocking in their group and leading
-    nobody (rts_doorway's order comes at tick 30, a tick that decides afresh). Tick 0 acts on
-    the first snapshot's full decision in both models, so the state after it is the same;
-    from tick 1 on the older neighbours show."""
+    meanwhile leaked into either). Under move orders (rts_doorway's order comes at tick 30)
+    the neighbours are of the state decided on, ordered units flocking in their group and
+    leading nobody. Tick 0 acts on the first snapshot's full decision in both models, so the
+    state after it is the same; from tick 1 on the older neighbours show."""
     scene = load_scene(bundled_scene(name))
     lag = Simulation(lagging(scene), seed=seed)
     now = Simulation(lagging(scene, 0), seed=seed)
@@ -47,12 +47,17 @@ def test_the_decision_reads_this_snapshot_and_the_neighbours_of_the_one_before(n
     for tick in range(45):
         lag.step()
         now.step()
-        assert lag.pairs_state.tick == tick == lag.tick - 1
         assert lag.steering_state is lag.state
-        np.testing.assert_array_equal(lag.pairs_state.pos, before.pos)
         key, role = lag._keys()  # as after this tick's control, when the pairs were found
-        assert (key is not None) == (name == "rts_doorway" and tick >= 30)
-        fresh.pairs(before, lag.rules, key)
+        ordered = name == "rts_doorway" and tick >= 30
+        assert (key is not None) == ordered
+        if ordered:  # under move orders: neighbours of the state decided on, as in model 11
+            assert lag.pairs_state is lag.state
+            fresh.pairs(lag.state.copy(), lag.rules, key)
+        else:
+            assert lag.pairs_state.tick == tick == lag.tick - 1
+            np.testing.assert_array_equal(lag.pairs_state.pos, before.pos)
+            fresh.pairs(before, lag.rules, key)
         want = fresh.decide(lag.state.copy(), lag.rules, role)
         for field in FIELDS:
             np.testing.assert_array_equal(getattr(lag.steering, field), getattr(want, field))
@@ -101,17 +106,18 @@ def test_finding_neighbours_in_the_background_thread_or_the_callers_gives_the_sa
     name, substeps, monkeypatch
 ):
     """The background thread (two cores) and the caller's thread (NUMBA_NUM_THREADS=1) give
-    bit-identical runs, with move orders too (rts_doorway's order comes at tick 30, a step that
-    decides afresh). With several substeps the pair pass runs before the step in the caller's
-    thread (the later substeps read the next snapshot into the state)."""
+    bit-identical runs, with move orders too (rts_doorway's order comes at tick 30; from then
+    on every decision finds its own neighbours, in the caller's thread). With several
+    substeps the pair pass runs before the step in the caller's thread (the later substeps
+    read the next snapshot into the state)."""
     where = []
-    run = background.Job.run
+    neighbours = Simulation._neighbours
 
-    def spy(job):
+    def spy(sim, st, key):
         where.append(threading.current_thread().name)
-        run(job)
+        return neighbours(sim, st, key)
 
-    monkeypatch.setattr(background.Job, "run", spy)
+    monkeypatch.setattr(Simulation, "_neighbours", spy)
     scene = lagging(load_scene(bundled_scene(name)), substeps=substeps)
     threaded = Simulation(scene, seed=4)
     inline = Simulation(scene, seed=4)
@@ -121,12 +127,12 @@ def test_finding_neighbours_in_the_background_thread_or_the_callers_gives_the_sa
     assert threaded._threaded == (substeps is None)
     where.clear()
     a = trajectory(threaded, 150)
-    # every step's pair pass ran on the background thread (plus the afresh decisions here)
+    # every pair pass beside a step ran on the background thread, none under move orders
     want = "rigidflock-background" if substeps is None else "MainThread"
-    assert where.count(want) == 150
+    assert where == [want] * (30 if name == "rts_doorway" else 150)
     where.clear()
     np.testing.assert_array_equal(a, trajectory(inline, 150))
-    assert set(where) == {"MainThread"}
+    assert where == ["MainThread"] * (30 if name == "rts_doorway" else 150)
     if name == "rts_doorway":
         assert threaded.orders.groups  # the order was given and controlled
 

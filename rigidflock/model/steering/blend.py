@@ -258,10 +258,6 @@ class Steerer:
         self._last = None  # (AI positions, search radius) of the last call, for build_ahead
         self._pair_radius = 0.0  # the search radius of the last pair pass
         self._pair_seconds = 0.0  # its time, when it ran on the thread policy's count
-        # whether the thread policy times the pair pass with the unit pass: not when it usually
-        # runs beside the physics step (the policy then times what runs on its threads, the
-        # unit pass, every tick alike)
-        self.time_pairs = True
 
     def _obstacle_grid_for(self, reach: float, feeler: float):
         """A static cell grid of obstacle centres with cells at least ``reach`` wide and its
@@ -411,7 +407,7 @@ class Steerer:
         self._last = (pos, search)
         self.timings["neighbours"] += t1 - t0
         self.timings["rules"] += t2 - t1
-        if threads is None and self.time_pairs:
+        if threads is None:
             self._pair_seconds = t2 - t1
 
     def decide(self, st: State, rules, role=None) -> Steering:
