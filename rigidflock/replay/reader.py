@@ -249,7 +249,7 @@ class ReplayReader:
         except SceneError as e:
             raise fail(self.path, f"recorded scene does not parse: {e.errors[0]}") from None
         world = scene.world
-        if model_version_of(self.header) < 12 and world.reaction_ticks < world.neighbour_ticks:
+        if model_version_of(self.header) < 12 and world.neighbour_ticks != world.reaction_ticks:
             scene = derive(scene, {"world.neighbour_ticks": world.reaction_ticks})
         return scene
 

@@ -21,6 +21,7 @@ KINDS = {
     "enum": "string",
     "vec2": "[x, y]",
     "auto": '"auto" or number',
+    "auto_int": '"auto" or integer',
     "heading": "number (degrees)",
     "points": "array of [x, y]",
     "table": "table",

@@ -44,7 +44,8 @@ def read_world(ctx: Ctx, data: dict) -> tuple[WorldSpec, bool]:
     check_keys(ctx, t, file_keys(WorldSpec), "world")
     values, failed = read_fields(ctx, t, WorldSpec, "world")
     world = WorldSpec(**values)
-    if world.neighbour_ticks < world.reaction_ticks:  # neighbours newer than the decision
+    late = world.neighbour_ticks
+    if late is not None and late < world.reaction_ticks:  # neighbours newer than the decision
         ctx.error(
             "world.neighbour_ticks",
             f"must be at least world.reaction_ticks ({world.reaction_ticks}), "

@@ -13,6 +13,7 @@ from rigidflock.scene.errors import SHOWN, Ctx, desc, short, suggest
 from rigidflock.scene.specs import Scene
 from rigidflock.scene.values import (
     as_auto_or_float,
+    as_auto_or_int,
     as_bool,
     as_enum,
     as_float,
@@ -105,6 +106,7 @@ _READERS = {
     "enum": lambda ctx, v, p, d, k: as_enum(ctx, v, p, d, k.choices),
     "vec2": _read_vec2,
     "auto": lambda ctx, v, p, d, k: as_auto_or_float(ctx, v, p, ge=k.ge, most=k.most),
+    "auto_int": lambda ctx, v, p, d, k: as_auto_or_int(ctx, v, p, ge=k.ge, le=k.le),
     "heading": lambda ctx, v, p, d, k: as_heading(ctx, v, p, d, allow_random=k.random),
     "points": lambda ctx, v, p, d, k: as_points(ctx, v, p, max_items=k.max_items),
     "table": _read_table,

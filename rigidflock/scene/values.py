@@ -155,6 +155,17 @@ def as_auto_or_float(ctx: Ctx, value: Any, path: str, *, ge: float, most=None) -
     return as_float(ctx, value, path, None, ge=ge, most=most)
 
 
+def as_auto_or_int(ctx: Ctx, value: Any, path: str, *, ge: int, le: int) -> int | None:
+    """``"auto"`` -> None, or an integer from ``ge`` to ``le``."""
+    if value == "auto":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not ge <= value <= le:
+        hint = suggest(value, ["auto"]) if isinstance(value, str) else ""
+        ctx.error(path, f'must be "auto" or an integer from {ge} to {le}, got {desc(value)}{hint}')
+        return None
+    return value
+
+
 def as_rect(ctx: Ctx, value: Any, path: str) -> tuple[float, float, float, float] | None:
     """``[x0, y0, x1, y1]`` with x1 > x0 and y1 > y0, or None after an error."""
     if not isinstance(value, list) or len(value) != 4 or not all(finite_number(v) for v in value):

@@ -10,10 +10,11 @@ through the next step when that step decides once, and is written over by the de
 (a step decides twice when it switches rules, gives orders or adds buildings with
 ``world.reaction_ticks = 0``). Keep ``steering.copy()`` of one you need later.
 
-With ``world.neighbour_ticks = 1`` (the default) and no move order under way, the pair pass,
-which finds each unit's neighbours and sums the flocking terms, runs beside the physics step on
-the snapshot it starts from (in the background thread, one numba thread), and the decision after
-the step reads those sums with the new snapshot: headings, obstacles, walls, the chase and the
+With ``world.neighbour_ticks = 1`` (by default, "auto", with 2,000 AI units or more:
+``LATE_NEIGHBOURS_FROM``) and no move order under way, the pair pass, which finds each unit's
+neighbours and sums the flocking terms, runs beside the physics step on the snapshot it starts
+from (in the background thread, one numba thread), and the decision after the step reads those
+sums with the new snapshot: headings, obstacles, walls, the chase and the
 blend are of the new snapshot, the neighbour terms one tick older. ``pairs_state`` is the
 snapshot they were found on. A step that switches rules, gives orders or adds buildings decides
 afresh, neighbours included, on its own snapshot; so does the first decision, and every
@@ -58,6 +59,7 @@ from rigidflock.model.steering.blend import World as SteeringWorld
 from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
+from rigidflock.scene.specs import LATE_NEIGHBOURS_FROM
 from rigidflock.scenes import resolve_scene
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
 from rigidflock.sim.unpin import unpin_throttle
@@ -88,10 +90,11 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # group's units are 2.5 lengths through the meeting point instead of 1 (runs without move
 # orders, and with one group, are as in model 10). Scenes with ``world.reaction_ticks = 1``
 # (new in model 11; the default 0 is the model as before) decide their steering beside the step.
-# 12: while no move order is under way, the flocking rules' neighbour terms (cohesion, alignment,
-# separation, the leader cone, the gap ahead) are found on the snapshot one tick before the one
-# the rest of the rules read, during the physics step (``world.neighbour_ticks = 1``, new; 0
-# gives model 11's runs; runs with move orders are as in model 11 from their first order on).
+# 12: in crowds of 2,000 AI units or more, while no move order is under way, the flocking rules'
+# neighbour terms (cohesion, alignment, separation, the leader cone, the gap ahead) are found on
+# the snapshot one tick before the one the rest of the rules read, during the physics step
+# (``world.neighbour_ticks``, new: "auto" by default, 1 in any scene, 0 model 11; smaller
+# crowds are as in model 11, and runs with move orders from their first order on).
 MODEL_VERSION = 12
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
@@ -183,7 +186,10 @@ class Simulation:
             keep=2,  # a decision held stays whole through a step that decides once
         )
         # neighbours found beside the step on the snapshot before (the rest decided on this one)
-        self._lag = sc.world.neighbour_ticks == 1 and not self._beside
+        late = sc.world.neighbour_ticks
+        if late is None:  # "auto": where it saves time
+            late = 1 if self.units.n_ai >= LATE_NEIGHBOURS_FROM else sc.world.reaction_ticks
+        self._lag = late == 1 and not self._beside
         # the background thread only when this process may use two: same results either way
         self._threaded = (
             (self._beside or self._lag)

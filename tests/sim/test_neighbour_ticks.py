@@ -246,3 +246,23 @@ def test_neighbours_newer_than_the_decision_are_refused():
         parse_scene(text, "late.toml")
     scene = parse_scene(text.replace("neighbour_ticks = 0", "neighbour_ticks = 1"), "late.toml")
     assert scene.world.reaction_ticks == scene.world.neighbour_ticks == 1
+
+
+@pytest.mark.parametrize(
+    ("count", "orders", "late"), [(1999, False, False), (2000, False, True), (2000, True, False)]
+)
+def test_auto_finds_neighbours_a_tick_early_in_crowds_of_2000_or_more(count, orders, late):
+    """``"auto"`` (the default): a tick early from 2,000 AI units (the player not counted),
+    where the pair pass beside the step saves time; smaller crowds are as in model 11. Under
+    move orders (given at tick 0 here) never."""
+    order = '[[orders]]\nselect = { ids = [0, 1] }\ngoal = [100.0, 100.0]\n' if orders else ""
+    text = (
+        "[world]\nsize = [2000.0, 2000.0]\n[[groups]]\n"
+        f"count = {count}\nspawn = {{ center = [1000.0, 1000.0], radius = 900.0 }}\n"
+        '[player]\ncontrol = "none"\n' + order
+    )
+    sim = Simulation(parse_scene(text, "crowd.toml"), seed=1)
+    assert sim.scene.world.neighbour_ticks is None and sim.units.n_ai == count
+    sim.step()
+    sim.step()
+    assert (sim.pairs_state is not sim.state) == late
