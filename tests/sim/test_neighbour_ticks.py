@@ -72,7 +72,7 @@ def test_the_decision_reads_this_snapshot_and_the_neighbours_of_the_one_before(n
 def test_pairs_then_decide_on_one_snapshot_is_the_whole_decision():
     """The steerer's two halves on the same snapshot are its one call (what model 11 and every
     fresh decision run)."""
-    sim = Simulation(load_scene(bundled_scene("forest")), seed=5)
+    sim = Simulation(lagging(load_scene(bundled_scene("forest"))), seed=5)
     for _ in range(20):
         sim.step()
     one = Steerer(sim.units, sim._steerer.world, 0.0)
@@ -142,7 +142,7 @@ def test_the_pair_pass_beside_the_step_runs_on_one_numba_thread(monkeypatch):
     thread beside it."""
     import numba as nb
 
-    sim = Simulation(load_scene(bundled_scene("forest")), seed=1)
+    sim = Simulation(lagging(load_scene(bundled_scene("forest"))), seed=1)
     if not sim._threaded:
         pytest.skip("one numba thread: the pair pass runs in the caller's thread")
     seen = []
@@ -163,7 +163,7 @@ def test_a_step_that_fails_beside_the_pair_pass_leaves_no_trace(monkeypatch):
     caller, the GIL switch interval is as before, the decision in force is untouched, and the
     next step waits for that pass before it starts another (they share the steerer's
     buffers)."""
-    sim = Simulation(load_scene(bundled_scene("forest")), seed=1)
+    sim = Simulation(lagging(load_scene(bundled_scene("forest"))), seed=1)
     if not sim._threaded:
         pytest.skip("one numba thread: no pair pass beside the step")
     sim.step()
@@ -198,7 +198,7 @@ def test_a_step_that_fails_beside_the_pair_pass_leaves_no_trace(monkeypatch):
 def test_an_error_in_the_pair_pass_reaches_the_caller_and_the_run_goes_on(monkeypatch, threaded):
     """pymunk stepped before the error came: the state is read from it (the tick advances) and
     the next step decides afresh on it, as a fresh simulation's first tick would."""
-    sim = Simulation(load_scene(bundled_scene("aidemo4")), seed=1)
+    sim = Simulation(lagging(load_scene(bundled_scene("aidemo4"))), seed=1)
     sim._threaded = sim._threaded and threaded
     pairs = sim._steerer.pairs
     failing = [True]
@@ -233,7 +233,7 @@ def test_an_error_in_the_pair_pass_reaches_the_caller_and_the_run_goes_on(monkey
 
 
 def test_a_lagging_run_is_deterministic_and_reset_replays_it():
-    sim = Simulation(load_scene(bundled_scene("forest")), seed=7)
+    sim = Simulation(lagging(load_scene(bundled_scene("forest"))), seed=7)
     a = trajectory(sim, 120)
     sim.reset(7)
     np.testing.assert_array_equal(a, trajectory(sim, 120))
