@@ -35,16 +35,22 @@ import numpy as np
 
 from rigidflock.heap import fix_mmap_threshold
 from rigidflock.scene import Scene, parse_scene
+from rigidflock.scene.overrides import apply_overrides
 
 DEFAULT_SIZES = (1000, 10000, 100000)
 PHASES = ("read", "neighbours", "rules", "forces", "write", "physics", "wait")
 COLUMN = {"physics": "step"}  # the table's name for the step timed in the tick
 
 
-def bench_scene(n: int, spacing: float = 15.0, reaction_ticks: int | None = None) -> Scene:
+def bench_scene(
+    n: int, spacing: float = 15.0, reaction_ticks: int | None = None, overrides=()
+) -> Scene:
     """The benchmark world for ``n`` units (see the module docstring), with the scene's
     ``world.reaction_ticks`` (1: the steering decided beside the physics step, 0: before it;
-    None: the key's default)."""
+    None: the key's default) and ``overrides`` (``PATH=VALUE`` strings, as ``--set`` takes
+    them; SceneError for a bad one)."""
+    if overrides:
+        return apply_overrides(bench_scene(n, spacing, reaction_ticks), overrides)
     side = float(np.sqrt(n) * spacing * 1.15)  # the spawn disc fills the square
     r = side / 2 - 10.0
     reaction = "" if reaction_ticks is None else f"reaction_ticks = {reaction_ticks}"
@@ -133,7 +139,7 @@ def bench_orders(n: int, ticks: int, warmup: int) -> dict:
         "units": n,
         "orders": len(sim.scene.orders),
         "reaction_ticks": sim.scene.world.reaction_ticks,
-        "neighbour_ticks": sim.scene.world.neighbour_ticks,
+        "neighbour_ticks": sim.neighbour_ticks,
         "ticks_per_second": 1.0 / tick,
         "tick_seconds": tick,
         "route_searches": o.searches,
@@ -177,7 +183,9 @@ def bare_steps(sim, ticks: int) -> float:
     return (sim.timings["physics"] - before) / ticks
 
 
-def bench_one(n: int, ticks: int, warmup: int, reaction_ticks: int | None = None) -> dict:
+def bench_one(
+    n: int, ticks: int, warmup: int, reaction_ticks: int | None = None, overrides=()
+) -> dict:
     """Build and time one size in this process."""
     from rigidflock.runs.metrics import RunMetrics
     from rigidflock.runs.runner import check_state
@@ -189,7 +197,7 @@ def bench_one(n: int, ticks: int, warmup: int, reaction_ticks: int | None = None
     warm_up(bench_scene(50), 3)
     base = _rss_bytes()
     t0 = time.perf_counter()
-    sim = Simulation(bench_scene(n, reaction_ticks=reaction_ticks))
+    sim = Simulation(bench_scene(n, reaction_ticks=reaction_ticks, overrides=overrides))
     build = time.perf_counter() - t0
     for _ in range(warmup):
         sim.step()
@@ -212,7 +220,8 @@ def bench_one(n: int, ticks: int, warmup: int, reaction_ticks: int | None = None
     return {
         "units": n,
         "reaction_ticks": sim.scene.world.reaction_ticks,
-        "neighbour_ticks": sim.scene.world.neighbour_ticks,
+        "neighbour_ticks": sim.neighbour_ticks,
+        "set": list(overrides),
         "ticks": ticks,
         "build_seconds": build,
         "tick_seconds": tick,
@@ -229,11 +238,11 @@ def bench_one(n: int, ticks: int, warmup: int, reaction_ticks: int | None = None
     }
 
 
-def _child(n, ticks, warmup, queue, kind="flock", reaction_ticks=None):
+def _child(n, ticks, warmup, queue, kind="flock", reaction_ticks=None, overrides=()):
     fix_mmap_threshold()  # as the command that started it (spawn: nothing is inherited)
     try:
         queue.put(
-            bench_one(n, ticks, warmup, reaction_ticks)
+            bench_one(n, ticks, warmup, reaction_ticks, overrides)
             if kind == "flock"
             else bench_orders(n, ticks, warmup)
         )
@@ -248,17 +257,20 @@ def run_bench(
     progress=None,
     orders: int = 0,
     reaction_ticks: int | None = None,
+    overrides=(),
 ) -> list[dict]:
     """Each size in a fresh process; ``progress(result)`` after each. With ``orders`` > 0, one
     more run: that many units under move orders (its row has ``"scenario": "orders"``; the
     others ``"scenario": "flock"``). ``reaction_ticks``: the flock scenes' (0, 1 or None: the
-    key's default)."""
+    key's default); ``overrides``: ``PATH=VALUE`` changes to the flock scenes."""
     ctx = mp.get_context("spawn")
     results = []
     jobs = [(n, "flock") for n in sizes] + ([(orders, "orders")] if orders else [])
     for n, kind in jobs:
         queue = ctx.Queue()
-        proc = ctx.Process(target=_child, args=(n, ticks, warmup, queue, kind, reaction_ticks))
+        proc = ctx.Process(
+            target=_child, args=(n, ticks, warmup, queue, kind, reaction_ticks, tuple(overrides))
+        )
         proc.start()
         result = queue.get()
         proc.join()

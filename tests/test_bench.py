@@ -62,8 +62,9 @@ from rigidflock.bench import bench_scene
 from rigidflock.sim import Simulation
 from tests.conftest import ROOT
 
-def lines_per_tick(n, reaction, ticks=5):
-    sim = Simulation(bench_scene(n, reaction_ticks=reaction))
+def lines_per_tick(n, reaction, neighbours, ticks=5):
+    sets = ("world.neighbour_ticks=" + neighbours,)
+    sim = Simulation(bench_scene(n, reaction_ticks=reaction, overrides=sets))
     sim._threaded = False  # a decision beside the step runs in this (traced) thread
     for _ in range(3):
         sim.step()
@@ -86,29 +87,35 @@ def lines_per_tick(n, reaction, ticks=5):
         sys.settrace(None)
     return count / ticks
 
-print(*(lines_per_tick(int(n), int(sys.argv[1])) for n in sys.argv[2:]))
+print(*(lines_per_tick(int(n), int(sys.argv[1]), sys.argv[2]) for n in sys.argv[3:]))
 """
 
 
-def python_lines_per_tick(*sizes: int, reaction_ticks: int = 0) -> list[float]:
+def python_lines_per_tick(
+    *sizes: int, reaction_ticks: int = 0, neighbour_ticks: int = 0
+) -> list[float]:
     """Python lines executed inside rigidflock per tick at each unit count (compiled kernels and
     pymunk's C code run no Python lines; the contact-count callback, which runs per contact
     event, is left out). In a subprocess: a trace function of our own would switch off the one
     a coverage tool has installed for the rest of the suite."""
     proc = subprocess.run(
-        [sys.executable, "-c", LINE_COUNTER, str(reaction_ticks), *map(str, sizes)],
+        [sys.executable, "-c", LINE_COUNTER, str(reaction_ticks), str(neighbour_ticks),
+         *map(str, sizes)],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=True,
     )  # fmt: skip
     return [float(x) for x in proc.stdout.split()]
 
 
-@pytest.mark.parametrize("reaction_ticks", [0, 1])
-def test_no_python_loop_over_units_in_the_tick(reaction_ticks):
+@pytest.mark.parametrize(("reaction_ticks", "neighbour_ticks"), [(0, 0), (0, 1), (1, 1)])
+def test_no_python_loop_over_units_in_the_tick(reaction_ticks, neighbour_ticks):
     """A Python-level loop over units runs at least one line per unit. Counting the Python lines
     one tick executes at 200 and at 2,000 units catches it without timing noise: measured, the
     counts are equal (the tick's Python is a fixed sequence of array calls). Also with the
-    steering decided beside the step (run in the traced thread here)."""
-    small, large = python_lines_per_tick(200, 2000, reaction_ticks=reaction_ticks)
+    neighbours found, or the whole steering decided, beside the step (run in the traced thread
+    here)."""
+    small, large = python_lines_per_tick(
+        200, 2000, reaction_ticks=reaction_ticks, neighbour_ticks=neighbour_ticks
+    )
     assert small > 50  # the tracer sees the tick
     assert large < small + 0.05 * 1800  # far below one line per added unit
 
@@ -146,3 +153,35 @@ def test_bench_bad_option_is_one_line_and_exit_2(capsys, args):
 
     assert main(["bench", *args]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_bench_set_changes_the_timed_worlds(tmp_path, capsys):
+    """``--set`` reaches the timed worlds (each in its own process) and is recorded in the
+    rows; ``world.neighbour_ticks = "auto"`` resolves by the unit count (a tick early from
+    2,000 AI units)."""
+    import json
+
+    from rigidflock.cli import main
+
+    out = tmp_path / "b.json"
+    args = ["bench", "--units", "300", "--ticks", "5", "--warmup", "2", "--orders", "0"]
+    assert main([*args, "--set", "world.neighbour_ticks=1", "--json", str(out)]) == 0
+    row = json.loads(out.read_text())[0]
+    assert row["neighbour_ticks"] == 1 and row["set"] == ["world.neighbour_ticks=1"]
+    assert "--set world.neighbour_ticks=1" in capsys.readouterr().out
+    assert bench_one(300, ticks=3, warmup=1)["neighbour_ticks"] == 0  # auto, under 2,000
+
+
+@pytest.mark.parametrize(
+    ("sets", "field"),
+    [(["world.neighbour_ticks=2"], "world.neighbour_ticks"), (["rules.nope=1"], "rules.nope")],
+)
+def test_bench_bad_set_is_one_line_naming_the_key_and_exit_2(capsys, sets, field):
+    from rigidflock.cli import main
+
+    argv = ["bench", "--units", "300", "--ticks", "5"]
+    for s in sets:
+        argv += ["--set", s]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and field in err[0]

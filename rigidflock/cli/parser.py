@@ -186,7 +186,9 @@ def _add_bench(sub) -> None:
     b.add_argument("--json", metavar="FILE.json", help="write the results as JSON")
     b.add_argument("--plot", metavar="FILE.png", help="plot ticks/s against units (matplotlib)")
     set_arg(
-        b, "with --scenarios, change a key of every scenario scene, e.g. --set physics.corners=0.25"
+        b,
+        "change a key of the timed worlds, or with --scenarios of every scenario scene, e.g. "
+        "--set world.neighbour_ticks=0 or --set physics.corners=0.25",
     )
     b.add_argument(
         "--scenarios",

@@ -283,10 +283,14 @@ def cmd_bench(args) -> int:
         return _bench_scenarios(args)
     if getattr(args, "seeds", None) is not None:
         raise UsageError("rigidflock bench: --seeds goes with --scenarios (the timing is seeded)")
-    if getattr(args, "set", None):
+    sets = tuple(getattr(args, "set", None) or ())
+    if args.reaction_ticks is not None and _sets_key(sets, ("world", "reaction_ticks")):
         raise UsageError(
-            "rigidflock bench: --set goes with --scenarios (the timed worlds are the bench's own)"
+            "rigidflock bench: --reaction-ticks and --set world.reaction_ticks=... say the same "
+            "thing: give one"
         )
+    if sets:  # checked on the smallest world before any run: a bad one is one line, exit 2
+        bench.bench_scene(min(args.units), reaction_ticks=args.reaction_ticks, overrides=sets)
     if getattr(args, "workers", None) is not None:
         raise UsageError(
             "rigidflock bench: --workers goes with --scenarios (the timing runs each size in "
@@ -301,9 +305,10 @@ def cmd_bench(args) -> int:
                 "rigidflock bench: --plot needs matplotlib (pip install 'rigidflock[plot]')"
             ) from None
     beside = BESIDE if args.reaction_ticks else ""
+    changed = "".join(f", --set {a}" for a in sets)
     print(
         f"rigidflock bench: {args.ticks} ticks after {args.warmup} warm-up, each size in its own "
-        f"process{beside}",
+        f"process{beside}{changed}",
         flush=True,
     )
     results = bench.run_bench(
@@ -313,6 +318,7 @@ def cmd_bench(args) -> int:
         progress=lambda r: print(f"  {r['units']} units ({r['scenario']}) done", flush=True),
         orders=args.orders,
         reaction_ticks=args.reaction_ticks,
+        overrides=sets,
     )
     print(bench.format_table(results))
     if args.json:

@@ -106,7 +106,7 @@ def run_scenario(
         "scenario": Path(path).stem,
         "seed": sim.seed,
         "reaction_ticks": scene.world.reaction_ticks,
-        "neighbour_ticks": scene.world.neighbour_ticks,
+        "neighbour_ticks": sim.neighbour_ticks,
         "set": list(overrides),
         "units": n,
         "limit": round(limit, 2),

@@ -111,7 +111,8 @@ class Simulation:
     current snapshot), ``steering`` (the rules' output for it; with ``world.reaction_ticks = 1``
     for the snapshot before it, ``steering_state``; its arrays are reused, see the module's
     notes: ``steering.copy()`` to keep one), ``pairs_state`` (the snapshot its neighbour terms
-    were found on), ``obstacles`` (M, 3), ``rules`` (the current switches), ``tick``."""
+    were found on), ``neighbour_ticks`` (the scene's, "auto" resolved for this run),
+    ``obstacles`` (M, 3), ``rules`` (the current switches), ``tick``."""
 
     def __init__(
         self,
@@ -189,6 +190,7 @@ class Simulation:
         late = sc.world.neighbour_ticks
         if late is None:  # "auto": where it saves time
             late = 1 if self.units.n_ai >= LATE_NEIGHBOURS_FROM else sc.world.reaction_ticks
+        self.neighbour_ticks = late  # "auto" resolved
         self._lag = late == 1 and not self._beside
         # the background thread only when this process may use two: same results either way
         self._threaded = (

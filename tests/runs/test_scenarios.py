@@ -222,10 +222,13 @@ def test_a_bad_set_for_the_scenarios_is_one_clear_line(given, said, tmp_path, ca
     assert not out.exists()
 
 
-def test_set_without_scenarios_is_one_clear_line(capsys):
-    assert main(["bench", "--set", "physics.corners=0.25"]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "--set" in err[0] and "--scenarios" in err[0]
+def test_a_set_the_timed_worlds_cannot_take_stops_before_any_run(capsys):
+    """Without --scenarios ``--set`` changes the timed worlds (one group): a key they lack is
+    one line naming it, exit 2, before any size is timed."""
+    assert main(["bench", "--units", "300", "--set", "groups[1].count=1"]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "groups[1]" in err[0] and "done" not in captured.out
 
 
 def test_a_set_one_of_the_scenes_cannot_take_stops_before_any_run(tmp_path, capsys):
