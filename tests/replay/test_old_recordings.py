@@ -6,10 +6,10 @@ model 4: no backing off queued in a crowd, slots in sight of the goal; model 5: 
 for their unit; model 6: ordered units leave a wall at 45 degrees as they slide along it; model
 7: units waiting against a wall are let into the stream; model 8: large groups' slots dealt by
 auction; model 9: units sliding side-on along a wall are not backed out; model 10: ordered units
-slow for turns; model 11: a yield at a door ends later; model 12: the flocking rules' neighbours
-are found on the snapshot a tick older, so every flock's run changes; in models 8 and 9 these two scenes' runs
+slow for turns; model 11: a yield at a door ends later; in models 8 and 9 these two scenes' runs
 are the same, but their recordings say model 7 and 8; in model 10 the aidemo4 run (no move
-orders) is as in model 9, and in model 11 both are as in model 10).
+orders) is as in model 9, and in models 11 and 12 both are as in model 10; model 12 changed only
+crowds of 2,000 AI units or more).
 ``verify`` says so in one line instead of reporting a difference."""
 
 import pytest

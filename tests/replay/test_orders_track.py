@@ -68,7 +68,9 @@ def test_the_replay_rebuilds_the_live_control(
 
 
 @pytest.mark.parametrize(("reaction", "neighbours"), TIMINGS)
-def test_orders_and_switches_given_as_commands_are_rebuilt(tmp_path, controls, reaction, neighbours):
+def test_orders_and_switches_given_as_commands_are_rebuilt(
+    tmp_path, controls, reaction, neighbours
+):
     """Ticks that give an order or switch a rule decide afresh (before the step); the replay
     reads the same gaps at them and after them."""
     scene = timed("rts_doorway", reaction, neighbours)

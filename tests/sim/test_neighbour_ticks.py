@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from rigidflock import bundled_scene, load_scene
-from rigidflock.model import background
 from rigidflock.model.steering.blend import Steerer
 from rigidflock.replay import ReplayReader, verify
 from rigidflock.scene import SceneError, parse_scene
@@ -255,7 +254,7 @@ def test_auto_finds_neighbours_a_tick_early_in_crowds_of_2000_or_more(count, ord
     """``"auto"`` (the default): a tick early from 2,000 AI units (the player not counted),
     where the pair pass beside the step saves time; smaller crowds are as in model 11. Under
     move orders (given at tick 0 here) never."""
-    order = '[[orders]]\nselect = { ids = [0, 1] }\ngoal = [100.0, 100.0]\n' if orders else ""
+    order = "[[orders]]\nselect = { ids = [0, 1] }\ngoal = [100.0, 100.0]\n" if orders else ""
     text = (
         "[world]\nsize = [2000.0, 2000.0]\n[[groups]]\n"
         f"count = {count}\nspawn = {{ center = [1000.0, 1000.0], radius = 900.0 }}\n"
