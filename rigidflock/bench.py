@@ -14,9 +14,9 @@ alone): build, ``warmup`` ticks, then ``ticks`` timed ticks. Reported per size:
   steering may run beside it on the other core, sharing the memory bus.)
 - ``split``: seconds per tick of each phase, plus ``metrics`` (the run summary's per-tick
   measurements, which ``run`` adds on top of the tick); with ``reaction_ticks`` 1 the
-  ``neighbours`` and ``rules`` phases run beside ``physics``, with ``neighbour_ticks`` 1 (the
-  default) ``neighbours`` and the pair pass's share of ``rules`` do, and ``wait`` is the time
-  the tick waited for them after the step;
+  ``neighbours`` and ``rules`` phases run beside ``physics``, with ``neighbour_ticks`` 1 (by
+  default from 2,000 AI units) ``neighbours`` and the pair pass's share of ``rules`` do, and
+  ``wait`` is the time the tick waited for them after the step;
 - ``run_tick_seconds`` and ``run_ratio``: what ``rigidflock run`` pays per tick (the tick, the
   state check and the run metrics, as :func:`rigidflock.runs.runner.run_scene` does them), and
   that over the tick;
@@ -218,7 +218,7 @@ def bench_one(
     physics = bare_steps(sim, ticks)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - base
     return {
-        "units": n,
+        "units": sim.units.n,  # n, unless --set changed the group's count
         "reaction_ticks": sim.scene.world.reaction_ticks,
         "neighbour_ticks": sim.neighbour_ticks,
         "set": list(overrides),
@@ -234,7 +234,7 @@ def bench_one(
         "split": split,
         "neighbour_rebuilds": sim._steerer.verlet.builds,
         "peak_rss_bytes": peak,
-        "bytes_per_unit": peak / n,
+        "bytes_per_unit": peak / sim.units.n,
     }
 
 

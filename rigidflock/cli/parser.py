@@ -187,7 +187,7 @@ def _add_bench(sub) -> None:
     b.add_argument("--plot", metavar="FILE.png", help="plot ticks/s against units (matplotlib)")
     set_arg(
         b,
-        "change a key of the timed worlds, or with --scenarios of every scenario scene, e.g. "
+        "change a key of the timed flock worlds, or with --scenarios of every scenario scene, e.g. "
         "--set world.neighbour_ticks=0 or --set physics.corners=0.25",
     )
     b.add_argument(

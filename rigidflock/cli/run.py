@@ -289,8 +289,8 @@ def cmd_bench(args) -> int:
             "rigidflock bench: --reaction-ticks and --set world.reaction_ticks=... say the same "
             "thing: give one"
         )
-    if sets:  # checked on the smallest world before any run: a bad one is one line, exit 2
-        bench.bench_scene(min(args.units), reaction_ticks=args.reaction_ticks, overrides=sets)
+    # checked on the smallest world before any run: a bad --set is one line, exit 2
+    checked = bench.bench_scene(min(args.units), reaction_ticks=args.reaction_ticks, overrides=sets)
     if getattr(args, "workers", None) is not None:
         raise UsageError(
             "rigidflock bench: --workers goes with --scenarios (the timing runs each size in "
@@ -304,7 +304,7 @@ def cmd_bench(args) -> int:
             raise UsageError(
                 "rigidflock bench: --plot needs matplotlib (pip install 'rigidflock[plot]')"
             ) from None
-    beside = BESIDE if args.reaction_ticks else ""
+    beside = BESIDE if checked.world.reaction_ticks else ""
     changed = "".join(f", --set {a}" for a in sets)
     print(
         f"rigidflock bench: {args.ticks} ticks after {args.warmup} warm-up, each size in its own "

@@ -37,8 +37,8 @@ class RunMetrics:
     figures from the steering are of the snapshot it decided on (polarisation, leaders) or found
     neighbours on (nearest neighbours, the minimum separation; and the leaders' cone counts):
     with ``world.reaction_ticks = 1`` both the one before the state, with
-    ``world.neighbour_ticks = 1`` (the default) the neighbours' (ticks 0 to T - 1 of a T-tick
-    run, not 1 to T); contacts, pins and the final flocks are of the state."""
+    ``world.neighbour_ticks = 1`` (by default from 2,000 AI units) the neighbours' (ticks 0 to
+    T - 1 of a T-tick run, not 1 to T); contacts, pins and the final flocks are of the state."""
 
     box: np.ndarray | None
     link: float  # flock link distance, world units

@@ -46,8 +46,8 @@ def _positive_size(size: Vec2) -> str | None:
     return None
 
 
-# AI units from which ``world.neighbour_ticks = "auto"`` finds neighbours a tick early: at 1,000
-# units the pair pass beside the step saved nothing measurable, at 3,000 5-10% of the tick
+# AI units from which ``world.neighbour_ticks = "auto"`` finds neighbours a tick early: set by
+# behaviour (every bundled scene and scored scenario is smaller and runs as model 11), not speed
 LATE_NEIGHBOURS_FROM = 2_000
 MIN_DT = 1e-4  # seconds: a smaller tick never gets anywhere (and a replay chunk holds 1 s of them)
 
@@ -85,11 +85,11 @@ class WorldSpec:
         le=1,
         help="ticks from the snapshot the flocking rules find each unit's neighbours on to the "
         "tick their forces act, at least reaction_ticks: 1 finds them (and sums cohesion, "
-        "alignment, separation, the leader cone and the gap ahead) during the physics step, on "
-        "a second core, from the snapshot one tick old, while headings, obstacles, walls and "
-        "the chase read the snapshot the rules decide on, and no group is under move orders; "
-        f'0 finds them on that snapshot too; "auto": 1 with {LATE_NEIGHBOURS_FROM:,} AI units '
-        "or more (where it saves time), else reaction_ticks",
+        "alignment, separation, the leader cone and the gap ahead) on the snapshot one tick "
+        "old, during the physics step on a second core when there is one, while headings, "
+        "obstacles, walls and the chase read the snapshot the rules decide on (only while no "
+        "group is under move orders); 0 finds them on the snapshot decided on; "
+        f'"auto": 1 from {LATE_NEIGHBOURS_FROM:,} AI units, else reaction_ticks',
     )
 
 

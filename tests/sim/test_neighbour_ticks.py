@@ -1,7 +1,7 @@
-"""``world.neighbour_ticks = 1`` (the default since model 12): the pair pass finds each unit's
-neighbours beside the physics step, on the snapshot the step starts from, and the decision after
-the step reads those sums with the new snapshot. ``0`` finds them on the snapshot decided on,
-which is model 11."""
+"""``world.neighbour_ticks = 1`` (model 12; by default, ``"auto"``, from 2,000 AI units): the pair
+pass finds each unit's neighbours beside the physics step, on the snapshot the step starts from,
+and the decision after the step reads those sums with the new snapshot. ``0`` finds them on the
+snapshot decided on, which is model 11."""
 
 import sys
 import threading
