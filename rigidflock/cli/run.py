@@ -239,11 +239,6 @@ def _bench_scenarios(args) -> int:
             f"rigidflock bench: --scenarios: unknown scenario {unknown[0]!r} "
             f"(one of {', '.join(scenarios.NAMES)})"
         )
-    if args.reaction_ticks is not None and _sets_key(args.set, ("world", "reaction_ticks")):
-        raise UsageError(
-            "rigidflock bench: --reaction-ticks and --set world.reaction_ticks=... say the same "
-            "thing: give one"
-        )
     # every --set checked against every scene before any run: a bad one is one line, exit 2
     checked = [
         scenarios.scenario_scene(scenario_path(name), args.reaction_ticks, args.set)
@@ -279,18 +274,16 @@ def cmd_bench(args) -> int:
 
     if args.json:
         check_writable(args.json, "--json")
-    if getattr(args, "scenarios", None):
-        return _bench_scenarios(args)
-    if getattr(args, "seeds", None) is not None:
-        raise UsageError("rigidflock bench: --seeds goes with --scenarios (the timing is seeded)")
     sets = tuple(getattr(args, "set", None) or ())
     if args.reaction_ticks is not None and _sets_key(sets, ("world", "reaction_ticks")):
         raise UsageError(
             "rigidflock bench: --reaction-ticks and --set world.reaction_ticks=... say the same "
             "thing: give one"
         )
-    # checked on the smallest world before any run: a bad --set is one line, exit 2
-    checked = bench.bench_scene(min(args.units), reaction_ticks=args.reaction_ticks, overrides=sets)
+    if getattr(args, "scenarios", None):
+        return _bench_scenarios(args)
+    if getattr(args, "seeds", None) is not None:
+        raise UsageError("rigidflock bench: --seeds goes with --scenarios (the timing is seeded)")
     if getattr(args, "workers", None) is not None:
         raise UsageError(
             "rigidflock bench: --workers goes with --scenarios (the timing runs each size in "
@@ -304,6 +297,8 @@ def cmd_bench(args) -> int:
             raise UsageError(
                 "rigidflock bench: --plot needs matplotlib (pip install 'rigidflock[plot]')"
             ) from None
+    # checked on the smallest world before any run: a bad --set is one line, exit 2
+    checked = bench.bench_scene(min(args.units), reaction_ticks=args.reaction_ticks, overrides=sets)
     beside = BESIDE if checked.world.reaction_ticks else ""
     changed = "".join(f", --set {a}" for a in sets)
     print(

@@ -14,8 +14,8 @@ With ``world.neighbour_ticks = 1`` (by default, "auto", with 2,000 AI units or m
 ``LATE_NEIGHBOURS_FROM``) and no move order under way, the pair pass, which finds each unit's
 neighbours and sums the flocking terms, runs beside the physics step on the snapshot it starts
 from (in the background thread, one numba thread), and the decision after the step reads those
-sums with the new snapshot: headings, obstacles, walls, the chase and the
-blend are of the new snapshot, the neighbour terms one tick older. ``pairs_state`` is the
+sums with the new snapshot: headings, obstacles, walls, the chase and the blend are of the new
+snapshot, the neighbour terms one tick older. ``pairs_state`` is the
 snapshot they were found on. A step that switches rules, gives orders or adds buildings decides
 afresh, neighbours included, on its own snapshot; so does the first decision, and every
 decision while a group is under orders (the control's queues read the gap ahead: a tick-old gap
@@ -188,7 +188,7 @@ class Simulation:
         )
         # neighbours found beside the step on the snapshot before (the rest decided on this one)
         late = sc.world.neighbour_ticks
-        if late is None:  # "auto": where it saves time
+        if late is None:  # "auto": large crowds (LATE_NEIGHBOURS_FROM says why)
             late = 1 if self.units.n_ai >= LATE_NEIGHBOURS_FROM else sc.world.reaction_ticks
         self.neighbour_ticks = late  # "auto" resolved
         self._lag = late == 1 and not self._beside
