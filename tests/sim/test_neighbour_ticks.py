@@ -265,3 +265,25 @@ def test_auto_finds_neighbours_a_tick_early_in_crowds_of_2000_or_more(count, ord
     sim.step()
     sim.step()
     assert (sim.pairs_state is not sim.state) == late
+
+
+@pytest.mark.parametrize("value", ["2", "-1", '"x"', '"Auto"', "true", "1.0"])
+def test_a_bad_neighbour_ticks_is_one_line_naming_the_key_and_exit_2(tmp_path, capsys, value):
+    """In a scene file (``check`` and ``run`` alike) and as ``run --set``: one line naming the
+    file and ``world.neighbour_ticks``, exit 2, and no output file written."""
+    from rigidflock.cli import main
+
+    scene = tmp_path / "s.toml"
+    scene.write_text(f"[world]\nneighbour_ticks = {value}\n[[groups]]\ncount = 3\n")
+    out = tmp_path / "m.json"
+    for argv in (["check", str(scene)], ["run", str(scene), "--ticks", "2", "--metrics", str(out)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "s.toml" in err[0] and "world.neighbour_ticks" in err[0], err
+    good = tmp_path / "g.toml"
+    good.write_text("[[groups]]\ncount = 3\n")
+    argv = ["run", str(good), "--ticks", "2", "--metrics", str(out), "--set"]
+    assert main([*argv, f"world.neighbour_ticks={value}"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "world.neighbour_ticks" in err[0], err
+    assert not out.exists()
