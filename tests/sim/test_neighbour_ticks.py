@@ -251,9 +251,10 @@ def test_neighbours_newer_than_the_decision_are_refused():
     ("count", "orders", "late"), [(1999, False, False), (2000, False, True), (2000, True, False)]
 )
 def test_auto_finds_neighbours_a_tick_early_in_crowds_of_2000_or_more(count, orders, late):
-    """``"auto"`` (the default): a tick early from 2,000 AI units (the player not counted),
-    where the pair pass beside the step saves time; smaller crowds are as in model 11. Under
-    move orders (given at tick 0 here) never."""
+    """``"auto"`` (the default): a tick early from 2,000 AI units (the player not counted);
+    smaller crowds, every bundled scene and scored scenario among them, are as in model 11 (the
+    threshold is set by their behaviour, ``LATE_NEIGHBOURS_FROM``). Under move orders (given at
+    tick 0 here) never."""
     order = "[[orders]]\nselect = { ids = [0, 1] }\ngoal = [100.0, 100.0]\n" if orders else ""
     text = (
         "[world]\nsize = [2000.0, 2000.0]\n[[groups]]\n"
