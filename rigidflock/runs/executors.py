@@ -11,6 +11,8 @@ import contextlib
 import multiprocessing
 import os
 import sys
+import threading
+import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 
 
@@ -64,11 +66,24 @@ def local_executor(workers: int | None = None) -> ProcessPoolExecutor:
 
 def _local_worker() -> None:
     """A local worker of the ``rigidflock`` command: one numba thread, the command's heap
-    setting (:mod:`rigidflock.heap`; spawn inherits neither)."""
+    setting (:mod:`rigidflock.heap`; spawn inherits neither), and an end when the command ends."""
     from rigidflock.heap import fix_mmap_threshold
 
     fix_mmap_threshold()
     single_thread()
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+
+
+PARENT_POLL = 0.5  # seconds between a worker's checks that the command that started it still runs
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Ends this worker once ``parent`` is gone: a command killed by a signal (SIGTERM, SIGKILL)
+    runs no clean-up, and its workers would simulate on, each at a full core, until their queued
+    runs were done. An orphan is adopted by another process, so its parent id changes."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(1)
 
 
 class InlineExecutor(Executor):
