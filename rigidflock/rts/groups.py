@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -56,6 +56,10 @@ class Group:
     # the route's field without the congestion costs of re-routes (distances along the route
     # that stay put while the group waits); the field it was ordered with when None
     plain: navigation.Field | None = None
+    # doors seen ahead (:mod:`.doors`): the groups met at one already, and the narrow points of
+    # the route (the path they were found on, their indices, the route's directions there)
+    foreseen: set = field(default_factory=set)
+    narrow: tuple | None = None
 
     def __post_init__(self):
         m = len(self.members)

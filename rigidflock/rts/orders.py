@@ -30,6 +30,7 @@ from rigidflock.rts import navigation
 from rigidflock.rts.control import SLOW_STUCK, control_group, oncoming_ahead
 from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.merging import merge_gap, waiting_to_merge
+from rigidflock.rts.doors import foresee_doors
 from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
 from rigidflock.rts.slots import assign_nearest, formation_slots, has_room
 from rigidflock.rts.turn_speed import order_turn_rate, path_speed
@@ -196,6 +197,7 @@ class Orders:
             settle_standoffs(
                 self.groups, state, self.units.length, self.group_of, self.grid, tick, dt
             )
+            foresee_doors(self.groups, state.pos, self.units.length, self.grid, tick)
         gap = gap.copy()  # members letting in a unit waiting to merge write their rows
         for g in list(self.groups.values()):
             oncoming = wait = None

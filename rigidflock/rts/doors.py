@@ -1,0 +1,100 @@
+"""Doors seen ahead: two groups whose routes cross one narrow way in opposite directions take
+turns before they meet in it.
+
+Right of way (:mod:`.right_of_way`) settles a standoff once two groups have met nose to nose in a
+door: a second without progress, then the group that gives way backs out of the door while the
+other waits for it, and the two tangle again past the door where the yielding group's units come
+back too early. A real RTS sees the door coming: when both groups have a unit within
+``YIELD_NEAR`` lengths of a narrow stretch both their routes run through the opposite way, the
+group nearer it goes first and the other waits short of its entrance (the same yield, begun
+before anyone is in the door, so nobody backs out), once per pair of groups.
+
+- :func:`narrow_stretch`: the points of a route with no room for two abreast
+  (as :func:`~.right_of_way.squeezed`, across the route at each point), cached per route;
+- :func:`shared_door`: where two routes run through the same narrow points the opposite way;
+- :func:`foresee_doors`: one tick over all pairs of groups (loops only over groups).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rigidflock.rts.groups import Group
+from rigidflock.rts.navigation import Grid
+from rigidflock.rts.right_of_way import NARROW, YIELD_NEAR, through, to_go_at
+
+OPPOSITE = -0.5  # cosine between the two routes' directions: at least 120 degrees apart
+
+
+def narrow_stretch(g: Group, grid: Grid, length: float) -> tuple[np.ndarray, np.ndarray]:
+    """The points of ``g``'s route (indices (k,) into ``g.path``, in route order) squeezed
+    across its direction there (no room for two of ``length`` abreast), and the unit directions
+    (k, 2). Cached on the group per route (a re-route makes a new path array)."""
+    cached = g.narrow
+    if cached is not None and cached[0] is g.path:
+        return cached[1], cached[2]
+    path = g.path
+    along = np.gradient(path, axis=0) if len(path) > 1 else np.array([[1.0, 0.0]])
+    along = along / np.maximum(np.hypot(*along.T), 1e-9)[:, None]
+    across = np.stack([-along[:, 1], along[:, 0]], axis=1) * (NARROW * length)
+    a = np.repeat(path, 2, axis=0)
+    b = a + np.stack([across, -across], axis=1).reshape(-1, 2)
+    blocked = ~grid.sees(a, b)
+    rows = np.flatnonzero(blocked[0::2] & blocked[1::2])
+    g.narrow = (path, rows, along[rows])
+    return rows, along[rows]
+
+
+def shared_door(a: Group, b: Group, grid: Grid, length: float) -> tuple[np.ndarray, np.ndarray]:
+    """Points of ``a``'s route (indices into ``a.path``) and of ``b``'s (into ``b.path``), both
+    narrow, within one cell of each other and run through the opposite way: a door both go
+    through against each other. Empty when there is none."""
+    ra, da = narrow_stretch(a, grid, length)
+    rb, db = narrow_stretch(b, grid, length)
+    if len(ra) == 0 or len(rb) == 0:
+        return ra[:0], rb[:0]
+    d = np.hypot(*(a.path[ra][:, None, :] - b.path[rb][None, :, :]).transpose(2, 0, 1))
+    hit = (d <= grid.cell) & (da @ db.T < OPPOSITE)
+    return ra[hit.any(axis=1)], rb[hit.any(axis=0)]
+
+
+def _coming(g: Group, grid: Grid, point: np.ndarray, pos: np.ndarray, length) -> np.ndarray:
+    """(m,) route distance of each member of ``g`` still to come through ``point`` (2,) to it,
+    world units (inf for those through or arrived). ``pos`` (N, 2), ``length`` (N,)."""
+    p, L = pos[g.members], length[g.members]
+    at = float(to_go_at(g, grid, point)[0])
+    to_go = to_go_at(g, grid, p)
+    done = through(to_go, at, np.hypot(*(p - point).T), L) | g.arrived
+    return np.where(done, np.inf, to_go - at)
+
+
+def foresee_doors(groups: dict, pos: np.ndarray, length: np.ndarray, grid: Grid, tick: int):
+    """One tick over all pairs of ``groups`` (id -> :class:`Group`) neither yielding nor seen to
+    share a door before: where their routes share one (:func:`shared_door`) and each has a
+    member still to come through it within ``YIELD_NEAR`` of its lengths of it by route, the
+    group whose nearest such member is nearer goes first and the other yields (as
+    :func:`~.right_of_way.start_yield`) short of the door's entrance on its own side (its
+    first point of the stretch), so that its queue forms outside. ``pos`` (N, 2), ``length``
+    (N,) over all units."""
+    live = [g for g in groups.values() if g.path is not None and not g.arrived.all()]
+    for i, a in enumerate(live):
+        for b in live[i + 1 :]:
+            if a.yield_to >= 0 or b.yield_to >= 0 or b.id in a.foreseen:
+                continue
+            L = float(max(length[a.members].max(), length[b.members].max()))
+            ra, rb = shared_door(a, b, grid, L)
+            if len(ra) == 0:
+                continue
+            entrance = {a.id: a.path[ra[0]], b.id: b.path[rb[0]]}
+            # each group's nearest member still to come out of the door's far end
+            nearest = {
+                a.id: float(_coming(a, grid, entrance[b.id], pos, length).min()),
+                b.id: float(_coming(b, grid, entrance[a.id], pos, length).min()),
+            }
+            if max(nearest.values()) > YIELD_NEAR * L:
+                continue
+            first, second = (a, b) if (nearest[a.id], a.id) <= (nearest[b.id], b.id) else (b, a)
+            second.yield_to, second.yield_point = first.id, np.asarray(entrance[second.id])
+            second.yield_tick = tick
+            a.foreseen.add(b.id)
+            b.foreseen.add(a.id)
