@@ -94,8 +94,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # neighbour terms (cohesion, alignment, separation, the leader cone, the gap ahead) are found on
 # the snapshot one tick before the one the rest of the rules read, during the physics step
 # (``world.neighbour_ticks``, new: "auto" by default, 1 in any scene, 0 model 11; smaller
-# crowds are as in model 11, and runs with move orders from their first order on).
-MODEL_VERSION = 12
+# crowds are as in model 11, and runs with move orders from their first order on). 13: two
+# groups whose routes run through one narrow way in opposite directions take turns before they
+# meet in it (``rts/doors.py``; runs with fewer than two groups are as in model 12).
+MODEL_VERSION = 13
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python
