@@ -21,7 +21,7 @@ import numpy as np
 
 from rigidflock.rts.groups import Group
 from rigidflock.rts.navigation import Grid
-from rigidflock.rts.right_of_way import NARROW, YIELD_NEAR, through, to_go_at
+from rigidflock.rts.right_of_way import NARROW, YIELD_NEAR, still_to_come, through, to_go_at
 
 OPPOSITE = -0.5  # cosine between the two routes' directions: at least 120 degrees apart
 
@@ -29,40 +29,56 @@ OPPOSITE = -0.5  # cosine between the two routes' directions: at least 120 degre
 def narrow_stretch(g: Group, grid: Grid, length: float) -> tuple[np.ndarray, np.ndarray]:
     """The points of ``g``'s route (indices (k,) into ``g.path``, in route order) squeezed
     across its direction there (no room for two of ``length`` abreast), and the unit directions
-    (k, 2). Cached on the group per route (a re-route makes a new path array)."""
+    (k, 2). Cached on the group per route and length (a re-route makes a new path array)."""
     cached = g.narrow
-    if cached is not None and cached[0] is g.path:
-        return cached[1], cached[2]
+    if cached is not None and cached[0] is g.path and cached[1] == length:
+        return cached[2], cached[3]
     path = g.path
-    along = np.gradient(path, axis=0) if len(path) > 1 else np.array([[1.0, 0.0]])
-    along = along / np.maximum(np.hypot(*along.T), 1e-9)[:, None]
-    across = np.stack([-along[:, 1], along[:, 0]], axis=1) * (NARROW * length)
-    a = np.repeat(path, 2, axis=0)
-    b = a + np.stack([across, -across], axis=1).reshape(-1, 2)
-    blocked = ~grid.sees(a, b)
-    rows = np.flatnonzero(blocked[0::2] & blocked[1::2])
-    g.narrow = (path, rows, along[rows])
-    return rows, along[rows]
+    if len(path) < 2:  # no direction to be narrow across
+        rows, along = np.zeros(0, dtype=np.intp), np.zeros((0, 2))
+    else:
+        along = np.gradient(path, axis=0)
+        along = along / np.maximum(np.hypot(*along.T), 1e-9)[:, None]
+        across = np.stack([-along[:, 1], along[:, 0]], axis=1) * (NARROW * length)
+        a = np.repeat(path, 2, axis=0)
+        b = a + np.stack([across, -across], axis=1).reshape(-1, 2)
+        blocked = ~grid.sees(a, b)
+        rows = np.flatnonzero(blocked[0::2] & blocked[1::2])
+        along = along[rows]
+    g.narrow = (path, length, rows, along)
+    return rows, along
 
 
-def shared_door(a: Group, b: Group, grid: Grid, length: float) -> tuple[np.ndarray, np.ndarray]:
+def shared_door(
+    a: Group, b: Group, grid: Grid, la: float, lb: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Points of ``a``'s route (indices into ``a.path``) and of ``b``'s (into ``b.path``), both
-    narrow, within one cell of each other and run through the opposite way: a door both go
-    through against each other. Empty when there is none."""
-    ra, da = narrow_stretch(a, grid, length)
-    rb, db = narrow_stretch(b, grid, length)
-    if len(ra) == 0 or len(rb) == 0:
-        return ra[:0], rb[:0]
-    d = np.hypot(*(a.path[ra][:, None, :] - b.path[rb][None, :, :]).transpose(2, 0, 1))
-    hit = (d <= grid.cell) & (da @ db.T < OPPOSITE)
-    return ra[hit.any(axis=1)], rb[hit.any(axis=0)]
+    narrow for the group's own longest unit (``la``, ``lb``), within one cell of each other and
+    run through the opposite way: a door both go through against each other. Empty when there
+    is none. Cached on ``a`` per pair of routes."""
+    cached = a.doors.get(b.id)
+    if cached is not None and cached[:4] == (a.path, b.path, la, lb):
+        return cached[4], cached[5]
+    ra, da = narrow_stretch(a, grid, la)
+    rb, db = narrow_stretch(b, grid, lb)
+    if len(ra) and len(rb):
+        d = np.hypot(*(a.path[ra][:, None, :] - b.path[rb][None, :, :]).transpose(2, 0, 1))
+        hit = (d <= grid.cell) & (da @ db.T < OPPOSITE)
+        ra, rb = ra[hit.any(axis=1)], rb[hit.any(axis=0)]
+    else:
+        ra, rb = ra[:0], rb[:0]
+    a.doors[b.id] = (a.path, b.path, la, lb, ra, rb)
+    return ra, rb
 
 
 def _coming(g: Group, grid: Grid, point: np.ndarray, pos: np.ndarray, length) -> np.ndarray:
     """(m,) route distance of each member of ``g`` still to come through ``point`` (2,) to it,
-    world units (inf for those through or arrived). ``pos`` (N, 2), ``length`` (N,)."""
+    world units (inf for those through or arrived, and for all when its route does not reach
+    the point). ``pos`` (N, 2), ``length`` (N,)."""
     p, L = pos[g.members], length[g.members]
     at = float(to_go_at(g, grid, point)[0])
+    if not np.isfinite(at):
+        return np.full(len(p), np.inf)
     to_go = to_go_at(g, grid, p)
     done = through(to_go, at, np.hypot(*(p - point).T), L) | g.arrived
     return np.where(done, np.inf, to_go - at)
@@ -71,30 +87,40 @@ def _coming(g: Group, grid: Grid, point: np.ndarray, pos: np.ndarray, length) ->
 def foresee_doors(groups: dict, pos: np.ndarray, length: np.ndarray, grid: Grid, tick: int):
     """One tick over all pairs of ``groups`` (id -> :class:`Group`) neither yielding nor seen to
     share a door before: where their routes share one (:func:`shared_door`) and each has a
-    member still to come through it within ``YIELD_NEAR`` of its lengths of it by route, the
-    group whose nearest such member is nearer goes first and the other yields (as
+    member still to come out of its far end within ``YIELD_NEAR`` of its own lengths of it by
+    route, the group whose nearest such member is nearer goes first and the other yields (as
     :func:`~.right_of_way.start_yield`) short of the door's entrance on its own side (its
-    first point of the stretch), so that its queue forms outside. ``pos`` (N, 2), ``length``
-    (N,) over all units."""
+    first point of the stretch), so that its queue forms outside. Only while the yield would
+    hold (:func:`~.right_of_way.still_to_come`: the group going first has a unit within reach
+    of that entrance), so that it does not end the next tick. ``pos`` (N, 2), ``length`` (N,)
+    over all units."""
     live = [g for g in groups.values() if g.path is not None and not g.arrived.all()]
+    longest = {g.id: float(length[g.members].max()) for g in live}
     for i, a in enumerate(live):
         for b in live[i + 1 :]:
             if a.yield_to >= 0 or b.yield_to >= 0 or b.id in a.foreseen:
                 continue
-            L = float(max(length[a.members].max(), length[b.members].max()))
-            ra, rb = shared_door(a, b, grid, L)
+            ra, rb = shared_door(a, b, grid, longest[a.id], longest[b.id])
             if len(ra) == 0:
                 continue
             entrance = {a.id: a.path[ra[0]], b.id: b.path[rb[0]]}
-            # each group's nearest member still to come out of the door's far end
-            nearest = {
-                a.id: float(_coming(a, grid, entrance[b.id], pos, length).min()),
-                b.id: float(_coming(b, grid, entrance[a.id], pos, length).min()),
-            }
-            if max(nearest.values()) > YIELD_NEAR * L:
+            reach = YIELD_NEAR * max(longest[a.id], longest[b.id])
+            if any(  # a route is no shorter than the straight line: none near, nothing to do
+                np.hypot(*(pos[g.members] - entrance[h.id]).T).min() > reach
+                for g, h in ((a, b), (b, a))
+            ):
                 continue
+            # each group's members still to come out of the door's far end, by route
+            to_come = {
+                g.id: _coming(g, grid, entrance[h.id], pos, length) for g, h in ((a, b), (b, a))
+            }
+            if not all((to_come[g.id] < YIELD_NEAR * length[g.members]).any() for g in (a, b)):
+                continue
+            nearest = {k: float(v.min()) for k, v in to_come.items()}
             first, second = (a, b) if (nearest[a.id], a.id) <= (nearest[b.id], b.id) else (b, a)
-            second.yield_to, second.yield_point = first.id, np.asarray(entrance[second.id])
-            second.yield_tick = tick
+            point = np.array(entrance[second.id], dtype=float)
+            if not still_to_come(first, point, pos, length, grid):
+                continue
+            second.yield_to, second.yield_point, second.yield_tick = first.id, point, tick
             a.foreseen.add(b.id)
             b.foreseen.add(a.id)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -56,10 +57,13 @@ class Group:
     # the route's field without the congestion costs of re-routes (distances along the route
     # that stay put while the group waits); the field it was ordered with when None
     plain: navigation.Field | None = None
-    # doors seen ahead (:mod:`.doors`): the groups met at one already, and the narrow points of
-    # the route (the path they were found on, their indices, the route's directions there)
-    foreseen: set = field(default_factory=set)
+    # doors seen ahead (:mod:`.doors`): the groups taken turns with already; the narrow points
+    # of the route (the path and unit length they were found for, their indices, the route's
+    # directions there); per other group, the door the two routes share (both paths, both
+    # lengths, the indices into each)
+    foreseen: set = dataclasses.field(default_factory=set)
     narrow: tuple | None = None
+    doors: dict = dataclasses.field(default_factory=dict)
 
     def __post_init__(self):
         m = len(self.members)

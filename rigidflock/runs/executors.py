@@ -61,17 +61,19 @@ def local_executor(workers: int | None = None) -> ProcessPoolExecutor:
         max_workers=workers or cores(),
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_local_worker,
+        initargs=(os.getpid(),),
     )
 
 
-def _local_worker() -> None:
+def _local_worker(parent: int) -> None:
     """A local worker of the ``rigidflock`` command: one numba thread, the command's heap
-    setting (:mod:`rigidflock.heap`; spawn inherits neither), and an end when the command ends."""
+    setting (:mod:`rigidflock.heap`; spawn inherits neither), and an end when the command ends
+    (``parent``, its pid: one read here could already be of the process that adopted it)."""
     from rigidflock.heap import fix_mmap_threshold
 
     fix_mmap_threshold()
     single_thread()
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
 
 
 PARENT_POLL = 0.5  # seconds between a worker's checks that the command that started it still runs

@@ -26,7 +26,10 @@ def test_a_route_is_narrow_in_the_door_only():
     assert (np.abs(g.path[rows, 0] - 30.0) <= L4).all()
     np.testing.assert_allclose(np.hypot(*along.T), 1.0)
     assert (along[:, 0] > 0.9).all()  # eastward through the door
-    assert D.narrow_stretch(g, grid, L4)[0] is rows  # cached for the same path
+    assert D.narrow_stretch(g, grid, L4)[0] is rows  # cached for the same path and length
+    # two units of 2 pass abreast in a door 6 wide; the cache is per length, too
+    assert len(D.narrow_stretch(g, grid, 2.0)[0]) == 0
+    assert len(D.narrow_stretch(g, grid, 8.0)[0]) > len(rows)
 
 
 def test_routes_share_a_door_only_the_opposite_way():
@@ -34,9 +37,9 @@ def test_routes_share_a_door_only_the_opposite_way():
     east_bound = group(0, [0], (55.0, 10.0), grid)
     west_bound = group(1, [1], (5.0, 10.0), grid)
     also_east = group(2, [2], (57.0, 12.0), grid)
-    ra, rb = D.shared_door(east_bound, west_bound, grid, L4)
+    ra, rb = D.shared_door(east_bound, west_bound, grid, L4, L4)
     assert len(ra) > 0 and len(rb) > 0
-    assert len(D.shared_door(east_bound, also_east, grid, L4)[0]) == 0
+    assert len(D.shared_door(east_bound, also_east, grid, L4, L4)[0]) == 0
 
 
 def two_groups(west_x, east_x):
@@ -110,3 +113,18 @@ def test_the_two_way_doorway_takes_turns_before_the_door_and_arrives_in_time(see
             break
     assert began is not None, "the groups did not take turns"
     assert all(g.arrived.all() for g in sim.orders.groups.values()), f"late at {limit:.1f} s"
+
+
+def test_no_turn_that_would_end_at_once(monkeypatch):
+    """A yield ends once the group going first has no unit within reach of the point in a
+    straight line (``right_of_way.still_to_come``, by its units' own lengths); a turn started
+    where that already holds would end the next tick and, the pair marked, never come again.
+    So none starts then, and the pair stays unmarked."""
+    length = np.full(4, L4)
+    grid, groups, pos = two_groups(west_x=22.0, east_x=40.0)
+    monkeypatch.setattr(D, "still_to_come", lambda *a: False)
+    D.foresee_doors(groups, pos, length, grid, tick=1)
+    assert groups[0].yield_to == groups[1].yield_to == -1 and not groups[0].foreseen
+    monkeypatch.undo()
+    D.foresee_doors(groups, pos, length, grid, tick=2)
+    assert groups[1].yield_to == 0 and groups[0].foreseen == {1}

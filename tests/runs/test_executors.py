@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -49,6 +50,8 @@ def test_a_killed_command_leaves_no_worker_running(tmp_path, sig):
     parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     worker = 0
     try:
+        ready, _, _ = select.select([parent.stdout], [], [], 120)
+        assert ready, "the command did not start its worker"
         worker = int(parent.stdout.readline())
         assert _alive(worker)
         parent.send_signal(sig)
