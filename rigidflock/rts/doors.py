@@ -84,6 +84,11 @@ def _coming(g: Group, grid: Grid, point: np.ndarray, pos: np.ndarray, length) ->
     return np.where(done, np.inf, to_go - at)
 
 
+def pairs(a: Group, b: Group) -> tuple:
+    """Each group of the pair with the other."""
+    return (a, b), (b, a)
+
+
 def foresee_doors(groups: dict, pos: np.ndarray, length: np.ndarray, grid: Grid, tick: int):
     """One tick over all pairs of ``groups`` (id -> :class:`Group`) neither yielding nor seen to
     share a door before: where their routes share one (:func:`shared_door`) and each has a
@@ -104,16 +109,8 @@ def foresee_doors(groups: dict, pos: np.ndarray, length: np.ndarray, grid: Grid,
             if len(ra) == 0:
                 continue
             entrance = {a.id: a.path[ra[0]], b.id: b.path[rb[0]]}
-            reach = YIELD_NEAR * max(longest[a.id], longest[b.id])
-            if any(  # a route is no shorter than the straight line: none near, nothing to do
-                np.hypot(*(pos[g.members] - entrance[h.id]).T).min() > reach
-                for g, h in ((a, b), (b, a))
-            ):
-                continue
             # each group's members still to come out of the door's far end, by route
-            to_come = {
-                g.id: _coming(g, grid, entrance[h.id], pos, length) for g, h in ((a, b), (b, a))
-            }
+            to_come = {g.id: _coming(g, grid, entrance[h.id], pos, length) for g, h in pairs(a, b)}
             if not all((to_come[g.id] < YIELD_NEAR * length[g.members]).any() for g in (a, b)):
                 continue
             nearest = {k: float(v.min()) for k, v in to_come.items()}
