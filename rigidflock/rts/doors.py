@@ -101,6 +101,7 @@ def foresee_doors(groups: dict, pos: np.ndarray, length: np.ndarray, grid: Grid,
     over all units."""
     live = [g for g in groups.values() if g.path is not None and not g.arrived.all()]
     longest = {g.id: float(length[g.members].max()) for g in live}
+    coming = {}
     for i, a in enumerate(live):
         for b in live[i + 1 :]:
             if a.yield_to >= 0 or b.yield_to >= 0 or b.id in a.foreseen:
@@ -109,11 +110,18 @@ def foresee_doors(groups: dict, pos: np.ndarray, length: np.ndarray, grid: Grid,
             if len(ra) == 0:
                 continue
             entrance = {a.id: a.path[ra[0]], b.id: b.path[rb[0]]}
-            # each group's members still to come out of the door's far end, by route
-            to_come = {g.id: _coming(g, grid, entrance[h.id], pos, length) for g, h in pairs(a, b)}
-            if not all((to_come[g.id] < YIELD_NEAR * length[g.members]).any() for g in (a, b)):
+            # each group's members still to come out of the door's far end, by route (once a
+            # tick per group and point: many groups through one door share its few points)
+            near = {}
+            for g, h in pairs(a, b):
+                key = (g.id, *entrance[h.id])
+                if key not in coming:
+                    d = _coming(g, grid, entrance[h.id], pos, length)
+                    coming[key] = (bool((d < YIELD_NEAR * length[g.members]).any()), float(d.min()))
+                near[g.id] = coming[key]
+            if not (near[a.id][0] and near[b.id][0]):
                 continue
-            nearest = {k: float(v.min()) for k, v in to_come.items()}
+            nearest = {k: v[1] for k, v in near.items()}
             first, second = (a, b) if (nearest[a.id], a.id) <= (nearest[b.id], b.id) else (b, a)
             point = np.array(entrance[second.id], dtype=float)
             if not still_to_come(first, point, pos, length, grid):
