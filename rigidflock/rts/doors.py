@@ -5,12 +5,14 @@ Right of way (:mod:`.right_of_way`) settles a standoff once two groups have met 
 door: a second without progress, then the group that gives way backs out of the door while the
 other waits for it, and the two tangle again past the door where the yielding group's units come
 back too early. A real RTS sees the door coming: when both groups have a unit within
-``YIELD_NEAR`` lengths of a narrow stretch both their routes run through the opposite way, the
-group nearer it goes first and the other waits short of its entrance (the same yield, begun
-before anyone is in the door, so nobody backs out), once per pair of groups.
+``YIELD_NEAR`` lengths (by route) of the far end of a narrow stretch both their routes run
+through the opposite way, the group nearer it goes first and the other waits short of its
+entrance (the same yield, begun before anyone is in the door, so nobody backs out), once per
+pair of groups.
 
 - :func:`narrow_stretch`: the points of a route with no room for two abreast
-  (as :func:`~.right_of_way.squeezed`, across the route at each point), cached per route;
+  (as :func:`~.right_of_way.squeezed`, across the route at each point), cached per route and
+  unit length;
 - :func:`shared_door`: where two routes run through the same narrow points the opposite way;
 - :func:`foresee_doors`: one tick over all pairs of groups (loops only over groups).
 """
