@@ -23,7 +23,14 @@ import numpy as np
 
 from rigidflock.rts.groups import Group
 from rigidflock.rts.navigation import Grid
-from rigidflock.rts.right_of_way import NARROW, YIELD_NEAR, still_to_come, through, to_go_at
+from rigidflock.rts.right_of_way import (
+    CLEAR_AHEAD,
+    NARROW,
+    YIELD_NEAR,
+    still_to_come,
+    through,
+    to_go_at,
+)
 
 OPPOSITE = -0.5  # cosine between the two routes' directions: at least 120 degrees apart
 
@@ -126,8 +133,9 @@ def foresee_doors(groups: dict, pos: np.ndarray, length: np.ndarray, grid: Grid,
             nearest = {k: v[1] for k, v in near.items()}
             first, second = (a, b) if (nearest[a.id], a.id) <= (nearest[b.id], b.id) else (b, a)
             point = np.array(entrance[second.id], dtype=float)
-            if not still_to_come(first, point, pos, length, grid):
+            if not still_to_come(first, point, pos, length, grid, CLEAR_AHEAD):
                 continue
             second.yield_to, second.yield_point, second.yield_tick = first.id, point, tick
+            second.yield_ahead = True
             a.foreseen.add(b.id)
             b.foreseen.add(a.id)

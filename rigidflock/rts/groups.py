@@ -54,6 +54,7 @@ class Group:
     yield_to: int = -1
     yield_point: np.ndarray | None = None
     yield_tick: int = 0
+    yield_ahead: bool = False  # the yield was begun before the groups met (:mod:`.doors`)
     # the route's field without the congestion costs of re-routes (distances along the route
     # that stay put while the group waits); the field it was ordered with when None
     plain: navigation.Field | None = None

@@ -243,6 +243,29 @@ def test_a_yield_ends_once_the_other_group_is_through_or_after_yield_seconds():
     assert east.yield_to == -1
 
 
+def test_a_yield_taken_ahead_ends_once_the_other_group_is_clear_of_the_door():
+    """A yield begun before the groups met (``rts/doors.py``) has its units waiting outside the
+    door from the start, so it ends once the other group's units are ``CLEAR_AHEAD`` (1.5)
+    lengths through, clear of the door, instead of ``CLEAR_OF`` (2.5): the yielding units,
+    standing from rest 8-18 world units off, take seconds to reach the door (on seeds 1-48 of
+    doorway_two_way the slowest run went from 0.92 of its limit to 0.85)."""
+    grid = door_grid()
+    west = group(0, [0, 1], (55.0, 10.0), grid)
+    east = group(1, [2, 3], (5.0, 10.0), grid)
+    groups = {0: west, 1: east}
+    L = np.full(4, L4)
+    # unit 0 1.75 lengths through, unit 1 farther: a standoff's yield holds, one taken ahead ends
+    pos = np.array([[37.0, 10.0], [44.0, 10.0], [45.0, 10.0], [45.0, 14.0]])
+    for ahead, holds in ((False, True), (True, False)):
+        east.yield_to, east.yield_point, east.yield_tick = 0, np.array([30.0, 10.0]), 0
+        east.yield_ahead = ahead
+        R.end_yields(groups, pos, L, grid, tick=60, dt=1 / 60)
+        assert (east.yield_to == 0) == holds
+    # a standoff's yield clears the flag set by an earlier one taken ahead
+    R.start_yield(west, east, np.array([30.0, 10.0]), np.array([1.0, 0.0]), pos, L, grid, tick=9)
+    assert east.yield_to == 0 and not east.yield_ahead
+
+
 # -- end to end ----------------------------------------------------------------------------------
 
 
