@@ -66,7 +66,13 @@ def shared_door(
     run through the opposite way: a door both go through against each other. Empty when there
     is none. Cached on ``a`` per pair of routes."""
     cached = a.doors.get(b.id)
-    if cached is not None and cached[:4] == (a.path, b.path, la, lb):
+    # paths by identity (a re-route makes a new array; by value, a tuple of arrays will not do)
+    if (
+        cached is not None
+        and cached[0] is a.path
+        and cached[1] is b.path
+        and cached[2:4] == (la, lb)
+    ):
         return cached[4], cached[5]
     ra, da = narrow_stretch(a, grid, la)
     rb, db = narrow_stretch(b, grid, lb)
@@ -93,11 +99,6 @@ def _coming(g: Group, grid: Grid, point: np.ndarray, pos: np.ndarray, length) ->
     return np.where(done, np.inf, to_go - at)
 
 
-def pairs(a: Group, b: Group) -> tuple:
-    """Each group of the pair with the other."""
-    return (a, b), (b, a)
-
-
 def foresee_doors(groups: dict, pos: np.ndarray, length: np.ndarray, grid: Grid, tick: int):
     """One tick over all pairs of ``groups`` (id -> :class:`Group`) neither yielding nor seen to
     share a door before: where their routes share one (:func:`shared_door`) and each has a
@@ -122,7 +123,7 @@ def foresee_doors(groups: dict, pos: np.ndarray, length: np.ndarray, grid: Grid,
             # each group's members still to come out of the door's far end, by route (once a
             # tick per group and point: many groups through one door share its few points)
             near = {}
-            for g, h in pairs(a, b):
+            for g, h in ((a, b), (b, a)):
                 key = (g.id, *entrance[h.id])
                 if key not in coming:
                     d = _coming(g, grid, entrance[h.id], pos, length)

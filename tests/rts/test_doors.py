@@ -128,3 +128,18 @@ def test_no_turn_that_would_end_at_once(monkeypatch):
     monkeypatch.undo()
     D.foresee_doors(groups, pos, length, grid, tick=2)
     assert groups[1].yield_to == 0 and groups[1].yield_ahead and groups[0].foreseen == {1}
+
+
+def test_a_new_route_finds_the_shared_door_again():
+    """A re-route gives a group a new path array: the cached shared door is for the old one
+    (compared by identity: arrays compared by value in a tuple raised "truth value of an
+    array is ambiguous"), so it is found again, on the new path."""
+    grid = door_grid()
+    east_bound = group(0, [0], (55.0, 10.0), grid)
+    west_bound = group(1, [1], (5.0, 10.0), grid)
+    ra, rb = D.shared_door(east_bound, west_bound, grid, L4, L4)
+    east_bound.path = east_bound.path.copy()  # the same cells, a new array
+    ra2, rb2 = D.shared_door(east_bound, west_bound, grid, L4, L4)
+    np.testing.assert_array_equal(ra2, ra)
+    np.testing.assert_array_equal(rb2, rb)
+    assert east_bound.doors[1][0] is east_bound.path
