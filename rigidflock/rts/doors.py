@@ -25,8 +25,8 @@ from rigidflock.rts.groups import Group
 from rigidflock.rts.navigation import Grid
 from rigidflock.rts.right_of_way import (
     CLEAR_AHEAD,
-    NARROW,
     YIELD_NEAR,
+    squeezed,
     still_to_come,
     through,
     to_go_at,
@@ -48,11 +48,7 @@ def narrow_stretch(g: Group, grid: Grid, length: float) -> tuple[np.ndarray, np.
     else:
         along = np.gradient(path, axis=0)
         along = along / np.maximum(np.hypot(*along.T), 1e-9)[:, None]
-        across = np.stack([-along[:, 1], along[:, 0]], axis=1) * (NARROW * length)
-        a = np.repeat(path, 2, axis=0)
-        b = a + np.stack([across, -across], axis=1).reshape(-1, 2)
-        blocked = ~grid.sees(a, b)
-        rows = np.flatnonzero(blocked[0::2] & blocked[1::2])
+        rows = np.flatnonzero(squeezed(grid, path, along, np.full(len(path), length)))
         along = along[rows]
     g.narrow = (path, length, rows, along)
     return rows, along
@@ -131,8 +127,7 @@ def foresee_doors(groups: dict, pos: np.ndarray, length: np.ndarray, grid: Grid,
                 near[g.id] = coming[key]
             if not (near[a.id][0] and near[b.id][0]):
                 continue
-            nearest = {k: v[1] for k, v in near.items()}
-            first, second = (a, b) if (nearest[a.id], a.id) <= (nearest[b.id], b.id) else (b, a)
+            first, second = (a, b) if (near[a.id][1], a.id) <= (near[b.id][1], b.id) else (b, a)
             point = np.array(entrance[second.id], dtype=float)
             if not still_to_come(first, point, pos, length, grid, CLEAR_AHEAD):
                 continue

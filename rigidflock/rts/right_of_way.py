@@ -118,10 +118,12 @@ def find_standoffs(
 
 
 def squeezed(grid: Grid, pos: np.ndarray, axis: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """(k,) bool: neither side across ``axis`` (2,) (unit vector) from ``pos`` (k, 2) is in line
-    of sight ``NARROW`` of the ``length`` (k,) off (``Grid.sees``: free cells, with the
-    clearance): in a door or a squeeze, no room for two abreast."""
-    across = np.array([-axis[1], axis[0]])[None, :] * (NARROW * np.asarray(length))[:, None]
+    """(k,) bool: neither side across ``axis`` (2,) or (k, 2) (unit vectors; one for all or one
+    per point) from ``pos`` (k, 2) is in line of sight ``NARROW`` of the ``length`` (k,) off
+    (``Grid.sees``: free cells, with the clearance): in a door or a squeeze, no room for two
+    abreast."""
+    axis = np.atleast_2d(axis)
+    across = np.stack([-axis[:, 1], axis[:, 0]], axis=1) * (NARROW * np.asarray(length))[:, None]
     a = np.repeat(pos, 2, axis=0)
     b = a + np.stack([across, -across], axis=1).reshape(-1, 2)
     blocked = ~grid.sees(a, b)
