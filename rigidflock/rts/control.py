@@ -336,6 +336,17 @@ def track_progress(
     return best, np.where(better | arrived, tick, progress_tick)
 
 
+def left_to_go(to_go: np.ndarray, d_slot: np.ndarray, close: np.ndarray) -> np.ndarray:
+    """(m,) the distance whose shrinking counts as progress, world units: ``to_go`` (m,), the
+    route left to the goal, and for units ``close`` (m,) bool to the formation also ``d_slot``
+    (m,), the straight distance to the slot, if less (there the route to the goal's centre no
+    longer shrinks). Not the slot's distance on the way: the slots of units on the way are
+    re-dealt every ``REASSIGN_TICKS``, and a new slot 10 world units closer reset the clock of
+    a unit standing still (``hallway_one_way`` seed 54: one pushed another's back-out for 6 s
+    before stuck detection took it back)."""
+    return np.where(close, np.minimum(to_go, d_slot), to_go)
+
+
 def find_stuck(
     arrived: np.ndarray,
     progress_tick: np.ndarray,
@@ -479,7 +490,7 @@ def control_group(
     g.best = np.where(held, np.inf, g.best)
 
     g.best, g.progress_tick = track_progress(
-        g.best, g.progress_tick, g.arrived, np.minimum(to_go, d_slot), grid.cell, tick
+        g.best, g.progress_tick, g.arrived, left_to_go(to_go, d_slot, close), grid.cell, tick
     )
     if g.arrived.all() and g.arrival_tick is None:
         g.arrival_tick = tick

@@ -189,8 +189,9 @@ class Orders:
         (N,): distance to the nearest unit ahead (the rules' :attr:`Steering.gap`)."""
         n = self.units.n
         out = OrderControl(
-            np.zeros(n), np.ones(n), self.group_of >= 0, np.ones(n), np.zeros(n, dtype=bool)
-        )
+            np.zeros(n), np.ones(n), self.group_of >= 0, np.ones(n), np.zeros(n, dtype=bool),
+            np.zeros(n, dtype=bool),
+        )  # fmt: skip
         S = self.scene.rules.steering_force
         several = len(self.groups) > 1
         if several:
@@ -210,6 +211,7 @@ class Orders:
                     wait = door_taken(g, yielding, state.pos, self.units.length, self.grid)
             contact = wall_contact(self.walls, state.pos[g.members], self.units.length[g.members])
             self._let_in(g, state, gap, contact[0], tick, dt)
+            out.backing[g.members] = g.backing_until > tick  # as control_group's back_off
             c = control_group(
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
                 oncoming, wait,

@@ -62,6 +62,7 @@ from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_sce
 from rigidflock.scene.specs import LATE_NEIGHBOURS_FROM
 from rigidflock.scenes import resolve_scene
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
+from rigidflock.sim.give_way import give_way
 from rigidflock.sim.unpin import unpin_throttle
 
 __all__ = ["MODEL_VERSION", "Simulation"]
@@ -212,6 +213,8 @@ class Simulation:
         self._ones = np.ones(n)  # the throttle of units under no order (read only)
         self._throttle = np.empty(n)  # this tick's throttles
         self._spare_none = np.zeros(n, dtype=bool)  # no unit spared the unpin rule
+        self._backing = np.zeros(n, dtype=bool)  # this tick's units backing out or off
+        self._backing_none = np.zeros(n, dtype=bool)  # no unit backing off an order (read only)
         self._player = PlayerControl(sc.player) if sc.player is not None else None
         self.player_command = (0.0, 0.0)
         self._analyse()
@@ -287,6 +290,19 @@ class Simulation:
             self.state.vel, self.world.touching, self._cruise, self._pressed, self._unpin_until,
             self.tick, dt, UNPIN_AFTER, int(round(UNPIN_SECONDS / dt)), UNPIN_THROTTLE,
             self.units.has_player, throttle, self._throttle, spared,
+        )  # fmt: skip
+
+    def _give_way(self, st: State, throttle: np.ndarray, backing: np.ndarray) -> None:
+        """AI units close behind one backing out (pressed, :meth:`_unpin`) or backing off
+        (``backing`` (N,) bool: stuck on an order) do not thrust forward: ``throttle`` (N,)
+        capped at 0 in place (:mod:`~rigidflock.sim.give_way`)."""
+        n = self.units.n_ai
+        back = self._backing
+        np.logical_or(self._unpin_until > self.tick, backing, out=back)
+        w, h = self.size
+        give_way(
+            st.pos[:n], st.angle[:n], self.units.length[:n], back[:n], float(w), float(h),
+            self.box is not None, throttle[:n],
         )  # fmt: skip
 
     # -- stepping -----------------------------------------------------------------------------
@@ -377,13 +393,16 @@ class Simulation:
             self._analyse()
         throttle = self._ones
         spared = self._spare_none
+        backing = self._backing_none
         fs = self.steering.force  # copied before any write
         if self.orders.groups:
             ctl = self.orders.control(st, self.steering.gap, self.tick, self.scene.world.dt)
             fs = np.where(ctl.ordered, fs * ctl.flock_scale + ctl.force, fs)
             throttle = np.where(ctl.ordered, ctl.throttle, throttle)
             spared = ctl.side_on
+            backing = ctl.backing
         throttle = self._unpin(throttle, spared)
+        self._give_way(st, throttle, backing)
         if u.has_player:
             cmd = command or Command()
             t, s = self._player(self.tick, st.pos[-1], st.angle[-1], cmd.throttle, cmd.steer)

@@ -191,6 +191,18 @@ def test_progress_is_half_a_cell_closer_than_the_best_seen():
     np.testing.assert_array_equal(when, [50, 3, 50])
 
 
+def test_progress_on_the_way_is_along_the_route_not_toward_a_re_dealt_slot():
+    """On the way, only the route left counts: a slot re-dealt closer is no progress (it reset
+    the stuck clock of a unit standing jammed). At the formation the route to the goal's centre
+    no longer shrinks on the way to an outer slot, so the slot's distance counts there, if less."""
+    left = C.left_to_go(
+        to_go=np.array([250.0, 250.0, 30.0, 30.0]),
+        d_slot=np.array([240.0, 260.0, 12.0, 40.0]),
+        close=np.array([False, False, True, True]),
+    )
+    np.testing.assert_array_equal(left, [250.0, 250.0, 12.0, 30.0])
+
+
 def test_stuck_detection_flags_a_unit_that_made_no_progress():
     """Stuck: on the way, no progress for more than stuck_ticks, and standing still. A unit
     crawling at the group's speed is merely queueing; an arrived one is where it should be;
