@@ -12,7 +12,8 @@ def give_way_reference(pos, angle, length, backing, w, h, wrap, throttle):
     ``REACH`` of its lengths between centres; u not backing itself."""
     d = pos[None, :, :] - pos[:, None, :]  # [u, b] offset from u to b
     if wrap:
-        d = (d + [w / 2, h / 2]) % [w, h] - [w / 2, h / 2]
+        half = np.array([w / 2, h / 2])
+        d = (d + half) % (2 * half) - half
     c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
     f = d[..., 0] * c + d[..., 1] * s
     side = -d[..., 0] * s + d[..., 1] * c
