@@ -8,8 +8,7 @@
   and before a turn (:func:`turn_limit`);
 - arrival (:func:`arrive_control`, :func:`update_arrived`): near its slot a unit closes the
   velocity error in its body frame, and stands on the slot once slow there;
-- backing off (:func:`back_off`): a stuck unit reverses for a second;
-- stuck detection (:func:`track_progress`, :func:`find_stuck`, :func:`start_backing`);
+- backing off and stuck detection (:mod:`.progress`): a stuck unit reverses for a second;
 - right of way: a group yielding to another at a door waits short of it
   (:mod:`.right_of_way`).
 
@@ -29,6 +28,14 @@ from rigidflock.model.steering.pursuit import seek_steer
 from rigidflock.rts.groups import Group
 from rigidflock.rts.in_line import ahead_in_line, in_line_reach
 from rigidflock.rts.navigation import Grid
+from rigidflock.rts.progress import (
+    CROWDED,
+    back_off,
+    find_stuck,
+    left_to_go,
+    start_backing,
+    track_progress,
+)
 from rigidflock.rts.right_of_way import ASIDE, stern_steer, yielding_members
 from rigidflock.rts.slots import deal_slots
 from rigidflock.rts.turn_speed import SLOWEST, aim_speed, order_turn_rate
@@ -44,10 +51,7 @@ REASSIGN_TICKS = 30  # slots of units still on the way are re-dealt this often
 PATH_WINDOW = 24  # cells of the group's path searched ahead of a unit's place each tick
 PATH_LEASH = 20.0  # unit lengths: farther from the path a unit follows the distance field
 FLOCK_EN_ROUTE = 0.5  # share of the rules' force (cohesion, alignment, separation) on the way
-BACK_THROTTLE = -0.6  # throttle of a unit backing off
-BACK_SECONDS = 1.0  # how long a stuck unit backs off
 SLOW_ARRIVED = 0.3  # below this share of the group's speed a unit near its slot has arrived
-SLOW_STUCK = 0.2  # below this share of the group's speed a unit without progress is stuck
 DESCEND_REACH = 2  # off the path a unit looks this many times the lookahead down the field
 ONCOMING_AHEAD = 3.0  # unit lengths: another group's unit this close ahead, heading at us
 # unit widths: meeting another group's unit head on, a unit steers this far right of its route
@@ -56,7 +60,6 @@ ONCOMING_AHEAD = 3.0  # unit lengths: another group's unit this close ahead, hea
 # pushed a west unit back 116 world units in 37 s (the two-way hallway, seed 7). 1.25 (model 9):
 # the nine smaller scenarios on seeds 1-24 miss their time limit in 1 run of 216 instead of 4
 KEEP_RIGHT = 1.25
-CROWDED = 1.5  # unit lengths: a unit without progress this close behind another is not stuck
 
 
 @dataclass
@@ -308,77 +311,6 @@ def update_arrived(
     stays so until pushed ``LEAVE_SLOT`` lengths away (then it drives back)."""
     arrived = arrived | ((d_slot < ARRIVED_WITHIN * length) & (speed < SLOW_ARRIVED * group_speed))
     return arrived & (d_slot < LEAVE_SLOT * length)
-
-
-def back_off(
-    backing: np.ndarray, throttle: np.ndarray, force: np.ndarray, seek_force: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Units ``backing`` (m,) bool reverse at ``BACK_THROTTLE`` with the bow force of seeking
-    their target (``seek_force`` (m,), N): it turns the hull whichever way it moves, so backing
-    with the bow swung toward the target comes out of the corner pointing the right way. The
-    others keep ``throttle`` (m,) and ``force`` (m,)."""
-    return np.where(backing, BACK_THROTTLE, throttle), np.where(backing, seek_force, force)
-
-
-def track_progress(
-    best: np.ndarray,
-    progress_tick: np.ndarray,
-    arrived: np.ndarray,
-    progress: np.ndarray,
-    cell: float,
-    tick: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """New (best (m,), progress_tick (m,)): a unit whose distance to go ``progress`` (m,)
-    beats its ``best`` (m,) by half a ``cell`` (world units), or that has ``arrived`` (m,),
-    made progress at ``tick``; ``best`` keeps the smallest distance seen."""
-    better = progress < best - 0.5 * cell
-    best = np.where(better, progress, np.minimum(best, progress))
-    return best, np.where(better | arrived, tick, progress_tick)
-
-
-def left_to_go(to_go: np.ndarray, d_slot: np.ndarray, close: np.ndarray) -> np.ndarray:
-    """(m,) the distance whose shrinking counts as progress, world units: ``to_go`` (m,), the
-    route left to the goal, and for units ``close`` (m,) bool to the formation also ``d_slot``
-    (m,), the straight distance to the slot, if less (there the route to the goal's centre no
-    longer shrinks). Not the slot's distance on the way: the slots of units on the way are
-    re-dealt every ``REASSIGN_TICKS``, and a new slot 10 world units closer reset the clock of
-    a unit standing still (``hallway_one_way`` seed 54: one pushed another's back-out for 6 s
-    before stuck detection took it back)."""
-    return np.where(close, np.minimum(to_go, d_slot), to_go)
-
-
-def find_stuck(
-    arrived: np.ndarray,
-    progress_tick: np.ndarray,
-    speed: np.ndarray,
-    group_speed: float,
-    tick: int,
-    stuck_ticks: int,
-    gap: np.ndarray | None = None,
-    length: np.ndarray | None = None,
-) -> np.ndarray:
-    """(m,) bool: units not ``arrived`` (m,) without progress for more than ``stuck_ticks``
-    since ``progress_tick`` (m,) while standing still (``speed`` (m,) below ``SLOW_STUCK`` x
-    ``group_speed``; one merely queueing still creeps along). With ``gap`` (m,), the distance
-    to the nearest unit ahead, and ``length`` (m,): not one within ``CROWDED`` lengths behind
-    another, which waits in a crowd (backing off, every few seconds all at once, the crowd
-    opened a void in front of the gap it comes through and pressed its flanks into the wall)."""
-    stuck = ~arrived & (tick - progress_tick > stuck_ticks)
-    stuck &= speed < SLOW_STUCK * group_speed
-    if gap is not None:
-        stuck &= ~(gap < CROWDED * length)
-    return stuck
-
-
-def start_backing(g: Group, stuck: np.ndarray, tick: int, dt: float, stuck_ticks: int) -> None:
-    """The ``stuck`` (m,) members of ``g`` back off for a second (out of a corner, off another
-    unit's flank), then follow the distance field for ``stuck_ticks`` (the group keeps its
-    path); their progress clock restarts when they stop backing."""
-    one_second = int(round(BACK_SECONDS / dt))
-    g.backing_until = np.where(stuck, tick + one_second, g.backing_until)
-    g.detour_until = np.where(stuck, tick + stuck_ticks, g.detour_until)
-    g.progress_tick = np.where(stuck, tick + one_second, g.progress_tick)
-    g.backoffs += int(stuck.sum())
 
 
 @dataclass

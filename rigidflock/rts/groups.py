@@ -97,6 +97,6 @@ class OrderControl:
     # whatever else it touches. Reversing along a wall pushes the units queued behind back down
     # the lane, and there is nothing ahead of the bow to back away from
     side_on: np.ndarray
-    # (N,) bool: backing off this tick, stuck (``control.start_backing``): the units close
+    # (N,) bool: backing off this tick, stuck (``progress.start_backing``): the units close
     # behind give way (``sim/give_way.py``)
     backing: np.ndarray

@@ -6,7 +6,7 @@ head waiting to merge at the jamb. The stream through the gap passes the head's 
 queueing for it (it is beside the stream's way, not ahead), so the lane waits for as long as the
 stream flows, pressed against the face (pinned 5-7 s in the 1,000-unit bottleneck). Drivers at a
 lane merge take turns. Here a unit against a wall that has made no progress
-(:func:`~.control.track_progress`) for ``MERGE_WAIT`` seconds counts as ahead of every unit of
+(:func:`~.progress.track_progress`) for ``MERGE_WAIT`` seconds counts as ahead of every unit of
 its group that has it in front of its bow (anywhere in that half plane, not only in the
 one-length corridor a queue looks down) and has waited ``MERGE_MARGIN`` less: those queue for it
 by the queue's own rule (:func:`~.control.cruise_throttle`: slowing from two lengths of centre
@@ -22,12 +22,13 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-from rigidflock.rts.control import CROWDED, QUEUE_GAP
+from rigidflock.rts.control import QUEUE_GAP
+from rigidflock.rts.progress import CROWDED
 
 MERGE_WAIT = 1.0  # seconds without progress, against a wall: waiting to merge
 MERGE_MARGIN = 0.5  # seconds: a unit lets in one that has waited this much longer than itself
 # unit lengths: the gap's reach: the queue slows for a unit within two queue gaps, and stuck
-# detection (:func:`~.control.find_stuck`) spares a unit within CROWDED lengths behind another
+# detection (:func:`~.progress.find_stuck`) spares a unit within CROWDED lengths behind another
 REACH = max(2.0 * QUEUE_GAP, CROWDED)
 
 

@@ -27,10 +27,11 @@ import numpy as np
 from rigidflock.model.state import State, Units
 from rigidflock.model.steering.flocking import forward_left
 from rigidflock.rts import navigation
-from rigidflock.rts.control import SLOW_STUCK, control_group, oncoming_ahead
+from rigidflock.rts.control import control_group, oncoming_ahead
 from rigidflock.rts.doors import foresee_doors
 from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.merging import merge_gap, waiting_to_merge
+from rigidflock.rts.progress import SLOW_STUCK
 from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
 from rigidflock.rts.slots import assign_nearest, formation_slots, has_room
 from rigidflock.rts.turn_speed import order_turn_rate, path_speed

@@ -1,7 +1,7 @@
 """Units close behind one that backs out stop pushing it: compiled, one pass over the backers.
 
 A unit backs out when pressed still against static geometry (``sim/unpin.py``) or, on an order,
-when it made no progress (``rts/control.py``, ``start_backing``). Reversing at part throttle, it
+when it made no progress (``rts/progress.py``, ``start_backing``). Reversing at part throttle, it
 cannot move the unit pressed against its stern at full throttle: in ``hallway_one_way`` seed 54
 one lay nose-in at the end of a wall for 7 s while the unit behind it, turning, pushed it back in;
 in the 1,000-unit bottleneck the units nose-in beside the gap stay pressed by those behind them.

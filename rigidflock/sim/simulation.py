@@ -97,8 +97,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # (``world.neighbour_ticks``, new: "auto" by default, 1 in any scene, 0 model 11; smaller
 # crowds are as in model 11, and runs with move orders from their first order on). 13: two
 # groups whose routes run through one narrow way in opposite directions take turns before they
-# meet in it (``rts/doors.py``; runs with fewer than two groups are as in model 12).
-MODEL_VERSION = 13
+# meet in it (``rts/doors.py``; runs with fewer than two groups are as in model 12). 14: a unit
+# close behind one backing out stops pushing it (``sim/give_way.py``), and an ordered unit on the
+# way makes progress by its route alone (``rts/progress.py: left_to_go``).
+MODEL_VERSION = 14
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python

@@ -1,5 +1,5 @@
 """Recordings made by earlier models still read and play back: rigidflock 0.1.0's (format 1,
-model 1, ``*_v010.rfr``) and models 2 to 12's (``*_model2.rfr`` ... ``*_model12.rfr``). They cannot
+model 1, ``*_v010.rfr``) and models 2 to 13's (``*_model2.rfr`` ... ``*_model13.rfr``). They cannot
 be verified any more, since this model simulates them differently (model 2: prioritised feelers,
 routes from the unit's half-width; model 3: wall sliding and slots off the way for ordered units;
 model 4: no backing off queued in a crowd, slots in sight of the goal; model 5: slots with room
@@ -10,7 +10,8 @@ slow for turns; model 11: a yield at a door ends later; in models 8 and 9 these 
 are the same, but their recordings say model 7 and 8; in model 10 the aidemo4 run (no move
 orders) is as in model 9, and in models 11 and 12 both are as in model 10; model 12 changed only
 crowds of 2,000 AI units or more; model 13: two groups take turns at a door before they meet
-in it, and both scenes have one group).
+in it, and both scenes have one group; model 14: units close behind a backing unit stop pushing
+it, and neither scene's first 120 ticks has one).
 ``verify`` says so in one line instead of reporting a difference."""
 
 import pytest
