@@ -58,6 +58,19 @@ def test_a_longer_scenario_completes_unpinned(name, seed):
     check(scenarios.run_scenario(scenario_path(name), seed))
 
 
+# runs that failed on fresh seeds in model 13, traced: a pin of 7.02 s at the hallway's mouth (a
+# unit pushed back in as it backed out; model 14's give-way: 1.87 s) and the double squeeze's
+# last unit late (run past the west gap; in model 14 its run differs, and it arrives at 0.73 of
+# the limit: kept as a case a change may lose again, not as a mechanism shown fixed)
+TRACED = (("hallway_one_way", 54), ("double_squeeze", 66))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "seed"), TRACED)
+def test_a_traced_failure_stays_fixed(name, seed):
+    check(scenarios.run_scenario(scenario_path(name), seed))
+
+
 @pytest.mark.slow
 def test_the_bottleneck_clears_completely():
     """1,000 units through a 4.2 m gap: every one through and on its slot in time, none pinned
