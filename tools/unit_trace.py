@@ -6,12 +6,13 @@
 Runs one scenario scene of ``scenes/scenarios`` and, every ``--every`` simulated seconds between
 ``--from`` and ``--to``, prints a line per ordered unit whose centre lies in the box (x0, y0, x1,
 y1, world units), bottom to top: its id, position, heading (degrees), speed (world units / s),
-whether it touches static geometry, the throttle it got (after backing out) and the one its
-order asked for, the order's bow force (N), its share of the flocking rules, whether it lies
-side-on against a wall, is backing off by stuck detection, how long it has gone without progress
-(s), whether it has arrived, its straight distance to its slot and the gap to the unit ahead
-(world units). Found this way: the bottleneck's tail pins are a lane of side-on units above or
-below the gap, its head at the jamb's end, head and body backing off every few seconds.
+whether it touches static geometry, the throttle it got (after backing out and giving way) and
+the one its order asked for, the order's bow force (N), its share of the flocking rules,
+whether it lies side-on against a wall, is backing off by stuck detection, how long it has gone
+without progress (s), whether it has arrived, its straight distance to its slot and the gap to
+the unit ahead (world units). Found this way: the bottleneck's tail pins are a lane of side-on
+units above or below the gap, its head at the jamb's end, head and body backing off every few
+seconds.
 Run it with ``NUMBA_NUM_THREADS=1`` beside other work: the figures are the same either way.
 """
 

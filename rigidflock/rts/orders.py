@@ -212,7 +212,8 @@ class Orders:
                     wait = door_taken(g, yielding, state.pos, self.units.length, self.grid)
             contact = wall_contact(self.walls, state.pos[g.members], self.units.length[g.members])
             self._let_in(g, state, gap, contact[0], tick, dt)
-            out.backing[g.members] = g.backing_until > tick  # as control_group's back_off
+            # stuck back-offs under way (back_off's mask; a held unit's throttle overrides it)
+            out.backing[g.members] = g.backing_until > tick
             c = control_group(
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
                 oncoming, wait,

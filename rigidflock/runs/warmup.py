@@ -22,6 +22,7 @@ KERNEL_MODULES = (
     "rigidflock.model.metrics",
     "rigidflock.model.flock_metrics",
     "rigidflock.sim.unpin",
+    "rigidflock.sim.give_way",
     "rigidflock.rts.assignment",
     "rigidflock.rts.sight",
 )

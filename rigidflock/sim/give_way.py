@@ -6,9 +6,12 @@ cannot move the unit pressed against its stern at full throttle: in ``hallway_on
 one lay nose-in at the end of a wall for 7 s while the unit behind it, turning, pushed it back in;
 in the 1,000-unit bottleneck the units nose-in beside the gap stay pressed by those behind them.
 So a unit with a backing unit in its queue corridor (ahead of its bow, within its length to
-either side, as the rules' ``gap``) and within ``REACH`` of its lengths does not thrust forward
-that tick: throttle at most 0. Backing units themselves keep theirs (a chain of them backs out
-together).
+either side: the corridor of the rules' ``gap``, whichever way the backing unit moves) and within
+``REACH`` of its lengths does not thrust forward that tick: throttle at most 0. Backing units
+themselves keep theirs (a chain of them backs out together). Backing here: the unpin rule's
+back-out, and an order's stuck back-off while it lasts, even where the order then overrides that
+unit's throttle (a unit held at a door); a unit reversing out of a door under right of way
+(``rts/right_of_way.py``) does not count.
 
 Units: world units, radians, throttle in [-1, 1]. N: AI units.
 """
@@ -32,7 +35,8 @@ def give_way(pos, angle, length, backing, box_w, box_h, wrap, throttle):
     and has a backing unit ahead in its queue corridor: its offset along the bow (from
     ``angle`` (N,)) positive, across it under the unit's ``length`` (N,), and its centre within
     ``REACH`` lengths. ``pos`` (N, 2), world of ``box_w`` x ``box_h`` (``wrap``: a torus).
-    Returns how many units gave way. No work beyond a count when none is backing."""
+    Returns how many units had a forward throttle capped. No work beyond a count when none is
+    backing (the kernel is called every tick, so the warm-up compiles it)."""
     n = pos.shape[0]
     m = 0
     for u in range(n):

@@ -99,7 +99,8 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # groups whose routes run through one narrow way in opposite directions take turns before they
 # meet in it (``rts/doors.py``; runs with fewer than two groups are as in model 12). 14: a unit
 # close behind one backing out stops pushing it (``sim/give_way.py``), and an ordered unit on the
-# way makes progress by its route alone (``rts/progress.py: left_to_go``).
+# way makes progress by its route alone (``rts/progress.py: left_to_go``; the clock stuck
+# detection, door standoffs, merging and the stuck-time metric read).
 MODEL_VERSION = 14
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step

@@ -4,20 +4,20 @@ against an all-pairs numpy statement of the rule, and the cases it is for."""
 import numpy as np
 import pytest
 
+from rigidflock.model.torus import min_image
 from rigidflock.sim.give_way import REACH, give_way
 
 
 def give_way_reference(pos, angle, length, backing, w, h, wrap, throttle):
     """All pairs (u behind backer b): b ahead of u's bow, within u's length across it and
-    ``REACH`` of its lengths between centres; u not backing itself."""
-    d = pos[None, :, :] - pos[:, None, :]  # [u, b] offset from u to b
-    if wrap:
-        half = np.array([w / 2, h / 2])
-        d = (d + half) % (2 * half) - half
+    ``REACH`` of its lengths between centres; u not backing itself. Offsets folded as the
+    simulation folds them (``torus.min_image``), distances compared squared, as the kernel does."""
+    d = min_image(pos[None, :, :] - pos[:, None, :], np.array([w, h]) if wrap else None)
     c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
     f = d[..., 0] * c + d[..., 1] * s
     side = -d[..., 0] * s + d[..., 1] * c
-    near = np.hypot(d[..., 0], d[..., 1]) < REACH * length[:, None]
+    r = REACH * length[:, None]
+    near = d[..., 0] ** 2 + d[..., 1] ** 2 < r * r
     behind = (f > 0) & (np.abs(side) < length[:, None]) & near & backing[None, :]
     gives = behind.any(axis=1) & ~backing
     return np.where(gives, np.minimum(throttle, 0.0), throttle), int((gives & (throttle > 0)).sum())
@@ -40,6 +40,25 @@ def test_give_way_matches_the_all_pairs_rule(wrap, seed):
     assert give_way(pos, angle, length, backing, w, h, wrap, got) == count
     np.testing.assert_array_equal(got, want)
     assert count > 5  # the configurations exercise the rule, not only its absence
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("size", [(5.0, 7.0), (12.0, 9.0), (30.0, 20.0)])
+def test_give_way_in_tiny_wrapped_worlds(seed, size):
+    """Worlds one, two or a few grid cells across (each cell at least 1.5 of the longest
+    length): every cell is visited once, and each pair across the seam by its nearest image."""
+    rng = np.random.default_rng(seed)
+    n, (w, h) = 40, size
+    pos = rng.uniform([0, 0], [w, h], (n, 2))
+    angle = rng.uniform(-np.pi, np.pi, n)
+    length = rng.uniform(0.5, 3.0, n)
+    backing = rng.random(n) < 0.2
+    throttle = rng.uniform(-1.0, 1.0, n)
+    for wrap in (True, False):
+        want, count = give_way_reference(pos, angle, length, backing, w, h, wrap, throttle)
+        got = throttle.copy()
+        assert give_way(pos, angle, length, backing, w, h, wrap, got) == count
+        np.testing.assert_array_equal(got, want)
 
 
 def test_a_unit_pushing_a_backing_one_stops_thrusting_and_no_other_does():
