@@ -334,6 +334,13 @@ class NavigationSpec:
     stuck_seconds: float = key(
         3.0, gt=0, most=1e6, help="seconds without progress before a group re-routes"
     )
+    wall_feeler: float = key(
+        2.0,
+        gt=0,
+        most=MAX_FACTOR,
+        help="ordered units' feelers reach at most this many unit lengths for the world's "
+        "walls (their route keeps off them)",
+    )
 
 
 @dataclass(frozen=True)

@@ -100,8 +100,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # meet in it (``rts/doors.py``; runs with fewer than two groups are as in model 12). 14: a unit
 # close behind one backing out stops pushing it (``sim/give_way.py``), and an ordered unit on the
 # way makes progress by its route alone (``rts/progress.py: left_to_go``; the clock stuck
-# detection, door standoffs, merging and the stuck-time metric read).
-MODEL_VERSION = 14
+# detection, door standoffs, merging and the stuck-time metric read). 15: ordered units' feelers
+# reach at most ``navigation.wall_feeler`` (2) lengths for the world's walls, not 25 (runs
+# without move orders, and in worlds that wrap or are open, are as in model 14).
+MODEL_VERSION = 15
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python
@@ -133,7 +135,8 @@ class Simulation:
         # Neighbour reuse margin (world units); results do not depend on it, only speed does.
         self.neighbour_skin = neighbour_skin
         self._pending: background.Job | None = None  # a decision handed to the thread
-        self._lag_role = None  # the roles of the neighbour terms found beside the step
+        # the roles and wall feelers of the neighbour terms found beside the step
+        self._lag_keys = (None, None)
         self._afresh = False  # the decision beside the last step failed: decide anew
         self.reset(self.seed)
 
@@ -223,16 +226,21 @@ class Simulation:
         self._analyse()
         return self.state
 
-    def _keys(self) -> tuple[np.ndarray | None, np.ndarray | None]:
-        """Who flocks with whom and the roles, (N,) each (None: the units' own): ordered units
-        flock with their group only and lead nobody."""
-        key = role = None
+    def _keys(self) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+        """Who flocks with whom, the roles and how far the feelers reach for the world's walls
+        (world units), (N,) each (None: the units' own, the full feeler): ordered units flock
+        with their group only, lead nobody and feel the world's walls only when close (their
+        route keeps off them; a 25-length feeler across a small world turned units away from a
+        gap beside them against their order)."""
+        key = role = wall_feeler = None
         group = self.orders.group_of
         if (group >= 0).any():
             u = self.units
             key = np.where(group >= 0, len(u.family_names) + group, u.family)
             role = np.where(group >= 0, ROLE_NONE, u.role)
-        return key, role
+            reach = self.scene.navigation.wall_feeler * u.length
+            wall_feeler = np.where(group >= 0, reach, np.inf)
+        return key, role, wall_feeler
 
     def _decision(self, st: State) -> background.Job:
         """The rules' decision for snapshot ``st``, to run (``job.run()``, or in the
@@ -338,7 +346,7 @@ class Simulation:
                 if self._threaded:
                     self._pending = background.submit(decision)
             elif k == 0 and self._lag and not self.orders.groups:
-                key, self._lag_role = self._keys()
+                key, *self._lag_keys = self._keys()
                 decision = background.Job(self._neighbours, st, key)
                 if self._threaded:
                     self._pending = background.submit(decision)
@@ -440,7 +448,7 @@ class Simulation:
         if decision is None:
             self._analyse()
         elif self._lag:  # on this snapshot, with the neighbour terms of the one before
-            self.steering = self._steerer.decide(st, self.rules, self._lag_role)
+            self.steering = self._steerer.decide(st, self.rules, *self._lag_keys)
             self.steering_state = st
             st.leader = self.steering.leader
         c = self.world.contacts - before

@@ -74,9 +74,10 @@ def touch_distance(units: Units) -> np.ndarray:
 
 def _finish(
     st, units, rules, world, h, left, coh_term, ali_term, sep_term, nf, push, felt, pairs, gap,
-    priority,
+    priority, wall_feeler,
 ) -> Steering:  # fmt: skip
-    """Blend the per-unit rule terms with weights; leaders, chase and feelers on top."""
+    """Blend the per-unit rule terms with weights; leaders, chase and feelers on top
+    (``wall_feeler``: see :func:`steer_reference`)."""
     n, n_ai = units.n, units.n_ai
     S, w = rules.steering_force, rules.weights
     force = np.zeros(n)
@@ -107,9 +108,10 @@ def _finish(
         urg, cgap, spans, guard = priority
         bow = np.stack([left[:, 1], -left[:, 0]], axis=1)
         if world.walls:
-            push = push + avoidance.wall_feelers(st.pos, h, feeler_len, world.size)
+            wall_len = feeler_len if wall_feeler is None else np.minimum(feeler_len, wall_feeler)
+            push = push + avoidance.wall_feelers(st.pos, h, wall_len, world.size)
             urg, cgap, wall_spans, guard = avoidance.wall_priority(
-                st.pos, h, bow, feeler_len, touch_distance(units), units.length, world.size,
+                st.pos, h, bow, wall_len, touch_distance(units), units.length, world.size,
                 urg, cgap, guard,
             )  # fmt: skip
             spans = tuple(np.concatenate(pair) for pair in zip(spans, wall_spans, strict=True))
@@ -138,8 +140,12 @@ def _finish(
     )
 
 
-def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
-    """The rules by their numpy definitions, on a fresh pair search (slow; for tests)."""
+def steer_reference(
+    st: State, units: Units, rules, world: World, wall_feeler: np.ndarray | None = None
+) -> Steering:
+    """The rules by their numpy definitions, on a fresh pair search (slow; for tests).
+    ``wall_feeler`` (N,): the most each unit's feeler reaches for the world's walls, world
+    units (default: as far as for obstacles)."""
     n_ai = units.n_ai
     fwd, left = flocking.forward_left(st.angle)
     h = headings(st.vel, st.angle)
@@ -187,6 +193,7 @@ def steer_reference(st: State, units: Units, rules, world: World) -> Steering:
                                    [np.cos(st.angle[i]), np.sin(st.angle[i])], axis=1))),
             np.full(units.n - n_ai, np.inf)]),
         priority,
+        wall_feeler,
     )  # fmt: skip
 
 
@@ -240,6 +247,7 @@ class Steerer:
         self._rows_built = -1  # the neighbour-list build the per-unit rows were made from
         self._family = np.ascontiguousarray(units.family, dtype=np.int64)
         self._role = np.ascontiguousarray(units.role, dtype=np.int64)
+        self._wall_feeler = np.full(units.n, np.inf)  # no unit's wall feeler cut short
         self._grid = None  # obstacle cell grid, built on first use
         self._obs = np.ascontiguousarray(world.obstacles, dtype=np.float64).reshape(-1, 3)
         box = world.box
@@ -253,7 +261,8 @@ class Steerer:
         self._row_rules = None  # (rules, build, per-unit rule arrays in row order)
         self._flock = np.zeros(0, dtype=np.bool_)
         self._sums_bundle = None
-        self._unit_cache = None  # (rules, roles, (UnitRules, Weights)) last used
+        # ((rules, roles, wall feelers), (UnitRules, Weights)) last used
+        self._unit_cache = None
         self._geometry_cache = None  # (rules, (radii, search radius, obstacle grid)) last used
         self._last = None  # (AI positions, search radius) of the last call, for build_ahead
         self._pair_radius = 0.0  # the search radius of the last pair pass
@@ -336,21 +345,22 @@ class Steerer:
         kernels.pair_pass(self._rows, self._row_bodies, pair_rules, self._box, self._sums(),
                           self.trig)  # fmt: skip
 
-    def _unit_bundles(self, rules, roles) -> tuple[kernels.UnitRules, kernels.Weights]:
-        """The unit pass's rules and weights, made again only when the rules or roles change
-        (saves building them every tick)."""
+    def _unit_bundles(self, rules, roles, wall_feeler) -> tuple[kernels.UnitRules, kernels.Weights]:
+        """The unit pass's rules and weights, made again only when the rules, roles or wall
+        feelers change (saves building them every tick)."""
         cached = self._unit_cache
-        if cached is not None and cached[0] is rules and cached[1] is roles:
-            return cached[2]
+        inputs = (rules, roles, wall_feeler)
+        if cached is not None and all(a is b for a, b in zip(cached[0], inputs, strict=True)):
+            return cached[1]
         u, wt = self.units, rules.weights
         bundles = (
             kernels.UnitRules(u.n_ai, u.has_player, roles, u.length, u.width, touch_distance(u),
-                              rules.feeler_factor, rules.flocking, rules.chase, rules.avoidance,
-                              self.world.walls),
+                              rules.feeler_factor, wall_feeler, rules.flocking, rules.chase,
+                              rules.avoidance, self.world.walls),
             kernels.Weights(rules.steering_force, wt.cohesion, wt.alignment, wt.separation,
                             wt.chase, wt.avoidance),
         )  # fmt: skip
-        self._unit_cache = (rules, roles, bundles)
+        self._unit_cache = (inputs, bundles)
         return bundles
 
     def _geometry(self, rules):
@@ -373,12 +383,14 @@ class Steerer:
         self._geometry_cache = (rules, geometry)
         return geometry
 
-    def __call__(self, st: State, rules, flock_key=None, role=None) -> Steering:
+    def __call__(self, st: State, rules, flock_key=None, role=None, wall_feeler=None) -> Steering:
         """``flock_key`` (N,): who flocks with whom (default: the family); ``role`` (N,): role
-        codes to use this tick (default: the units' own; ordered units lead nobody). The same as
-        :meth:`pairs` then :meth:`decide` on ``st``."""
+        codes to use this tick (default: the units' own; ordered units lead nobody);
+        ``wall_feeler`` (N,): the most each unit's feeler reaches for the world's walls, world
+        units (default: as far as for obstacles). The same as :meth:`pairs` then
+        :meth:`decide` on ``st``."""
         self.pairs(st, rules, flock_key)
-        return self.decide(st, rules, role)
+        return self.decide(st, rules, role, wall_feeler)
 
     def pairs(self, st: State, rules, flock_key=None, threads: int | None = None) -> None:
         """The neighbour terms on snapshot ``st``: the candidate rows and the pair pass's sums
@@ -410,13 +422,18 @@ class Steerer:
         if threads is None:
             self._pair_seconds = t2 - t1
 
-    def decide(self, st: State, rules, role=None) -> Steering:
+    def decide(self, st: State, rules, role=None, wall_feeler=None) -> Steering:
         """The decision on snapshot ``st`` from the neighbour terms of the last :meth:`pairs`
         (on ``st`` itself, or on an earlier snapshot: ``world.neighbour_ticks``): each unit's
-        heading, blended bow force, leader flag, chase and feelers."""
+        heading, blended bow force, leader flag, chase and feelers (``role``, ``wall_feeler``:
+        as for :meth:`__call__`)."""
         units = self.units
         self.threads.begin()
         roles = self._role if role is None else np.ascontiguousarray(role, np.int64)
+        if wall_feeler is None:
+            wall_feeler = self._wall_feeler
+        else:
+            wall_feeler = np.ascontiguousarray(wall_feeler, np.float64)
         pos = np.ascontiguousarray(st.pos)
         vel = np.ascontiguousarray(st.vel)
         _, _, grid = self._geometry(rules)
@@ -428,7 +445,7 @@ class Steerer:
             np.copyto(out.nn, self._nn)
             out.nn_radius = self._pair_radius
         np.copyto(out.gap, self._gap)
-        unit_rules, weights = self._unit_bundles(rules, roles)
+        unit_rules, weights = self._unit_bundles(rules, roles, wall_feeler)
         kernels.unit_pass(
             kernels.Bodies(pos, vel, st.angle), self._sums(), unit_rules, weights, grid,
             self._box, kernels.UnitOut(out.force, out.heading, out.leader, out.feeler_end,

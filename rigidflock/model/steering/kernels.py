@@ -114,8 +114,9 @@ class UnitRules(NamedTuple):
     """What the unit pass needs besides the pair sums: AI unit count, whether the last row is
     the player, role codes (``state.ROLE_*``), length, width and contact distance (N,; world
     units, ``blend.touch_distance``: computed once, a hypot per unit per tick cost ~10% of the
-    pass), the feeler factor, and which rules are on (``walls``: the world's bounds are
-    walls)."""
+    pass), the feeler factor, the most each unit's feeler reaches for the world's walls (N,;
+    world units, inf: as far as for obstacles), and which rules are on (``walls``: the world's
+    bounds are walls)."""
 
     n_ai: int
     has_player: bool
@@ -124,6 +125,7 @@ class UnitRules(NamedTuple):
     width: np.ndarray
     touch: np.ndarray
     feeler_factor: float
+    wall_feeler: np.ndarray
     flocking: bool
     chase: bool
     avoidance: bool
@@ -384,6 +386,7 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
     feeler_factor, flocking, chase, avoidance, walls = (
         rules.feeler_factor, rules.flocking, rules.chase, rules.avoidance, rules.walls
     )  # fmt: skip
+    wall_feeler = rules.wall_feeler
     S, w_coh, w_ali, w_sep, w_chase, w_avoid = weights
     obs, o_start, o_items = grid.obs, grid.start, grid.items
     ox, oy, sx, sy = grid.origin[0], grid.origin[1], grid.cell[0], grid.cell[1]
@@ -440,7 +443,8 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
             # nothing to feel, touch or block (most units), the same bits as testing them (a
             # wall's distance along a heading of length <= 1 is at least its distance). A NaN
             # or outside position is not far: it takes the full test
-            far = max(feeler, SPAN_REACH * feeler, touch)
+            wall_len = min(feeler, wall_feeler[u])
+            far = max(wall_len, SPAN_REACH * wall_len, touch)
             wall_near = walls and not (
                 at[0] >= far and w - at[0] >= far and at[1] >= far and h - at[1] >= far
             )
@@ -456,7 +460,7 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
             felt[u] = nearest
             if wall_near:
                 total, urg, cgap, on_port, on_stbd, near = _wall_feelers(
-                    (total, urg, cgap, on_port, on_stbd, near), at, (hx, hy, c, s), feeler,
+                    (total, urg, cgap, on_port, on_stbd, near), at, (hx, hy, c, s), wall_len,
                     (touch, length[u]), w, h,
                 )  # fmt: skip
             # the blocked interval (``avoidance.blocked``): grown until no interval adds to it;
@@ -468,7 +472,7 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
                     cells, (w, h, wrap),
                 )  # fmt: skip
                 if wall_near:
-                    nlo, nhi = _wall_spans((nlo, nhi), at, (hx, hy), feeler, w, h)
+                    nlo, nhi = _wall_spans((nlo, nhi), at, (hx, hy), wall_len, w, h)
                 if nlo == lo and nhi == hi:
                     break
                 lo, hi = nlo, nhi

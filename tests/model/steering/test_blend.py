@@ -50,13 +50,19 @@ def test_fast_steering_matches_the_reference(scene_from, bounds, view, reaction)
     if reaction == 0:
         sim._steerer.threads = _TwoThreads()
     world = World(sim.obstacles, sim.size, sim.box, bounds == "walls")
+    # every third unit's feeler cut to 2 lengths for the world's walls (as for ordered units)
+    short = np.where(np.arange(sim.units.n) % 3 == 0, 2.0 * sim.units.length, np.inf)
     for tick in range(200):
         sim.step()
         if tick % 50 != 49:
             continue
-        for rules in (sim.rules, dataclasses.replace(sim.rules, flocking=False)):
-            fast = sim._steerer(sim.state, rules)
-            ref = steer_reference(sim.state, sim.units, rules, world)
+        for rules, wall_feeler in (
+            (sim.rules, None),
+            (dataclasses.replace(sim.rules, flocking=False), None),
+            (sim.rules, short),
+        ):
+            fast = sim._steerer(sim.state, rules, wall_feeler=wall_feeler)
+            ref = steer_reference(sim.state, sim.units, rules, world, wall_feeler)
             np.testing.assert_allclose(fast.force, ref.force, rtol=1e-9, atol=1e-9)
             np.testing.assert_array_equal(fast.leader, ref.leader)
             np.testing.assert_array_equal(fast.felt, ref.felt)
@@ -216,3 +222,36 @@ def test_a_decision_held_stays_whole_through_a_step_and_its_copy_for_good(scene_
     assert sim.steering is held  # the arrays taken again, written over
     assert not np.array_equal(held.force, want.force)
     assert len(want.pairs[0]) > 50
+
+
+LONE = """
+[world]
+size = [300.0, 240.0]
+bounds = "walls"
+[[groups]]
+family = "a"
+count = 1
+"""
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_wall_feeler_cut_short_feels_only_a_near_wall(scene_from, reference):
+    """A lone unit heading south at a wall: its 25-length feeler (100 world units) turns it
+    from 30 away; cut to 2 lengths (8 world units, as for ordered units) it does not, but it
+    still turns from 6 away."""
+    sim = Simulation(scene_from(LONE))
+    st, u = sim.state, sim.units
+    world = World(sim.obstacles, sim.size, sim.box, True)
+    short = 2.0 * u.length
+    st.angle[:] = -np.pi / 2
+    st.vel[:] = (0.0, -5.0)
+
+    def force(y, wall_feeler):
+        st.pos[:] = (150.0, y)
+        if reference:
+            return steer_reference(st, u, sim.rules, world, wall_feeler).force[0]
+        return sim._steerer(st, sim.rules, wall_feeler=wall_feeler).force[0]
+
+    assert force(30.0, None) != 0.0
+    assert force(30.0, short) == 0.0
+    assert force(6.0, short) != 0.0
