@@ -89,7 +89,7 @@ def main() -> int:
     radii_, search, grid = steer._geometry(rules)
     pos, vel = np.ascontiguousarray(st.pos), np.ascontiguousarray(st.vel)
     bodies = kernels.Bodies(pos, vel, st.angle)
-    unit_rules, weights = steer._unit_bundles(rules, steer._role)
+    unit_rules, weights = steer._unit_bundles(rules, steer._role, steer._wall_feeler)
     out = kernels.UnitOut(
         np.empty(n_all), np.empty((n_all, 2)), np.empty(n_all, bool), np.empty((n_all, 2)),
         np.empty((n_all, 2)), np.empty(n_all, np.intp),

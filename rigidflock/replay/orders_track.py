@@ -27,7 +27,6 @@ from collections import defaultdict
 
 import numpy as np
 
-from rigidflock.model.state import ROLE_NONE
 from rigidflock.rts.orders import Orders
 
 CHECKPOINT = 256
@@ -89,14 +88,8 @@ class OrderTrack:
 
     def steering(self, orders: Orders, st, rules):
         """The rules' output for ``st`` with ordered units flocking in their group, leading
-        nobody (as ``Simulation._analyse``)."""
-        group = orders.group_of
-        key = role = None
-        if (group >= 0).any():
-            u = self.pb.units
-            key = np.where(group >= 0, len(u.family_names) + group, u.family)
-            role = np.where(group >= 0, ROLE_NONE, u.role)
-        return self.pb.steerer(st, rules, key, role)
+        nobody and feeling the world's walls close up only (as ``Simulation._analyse``)."""
+        return self.pb.steerer(st, rules, *orders.steering_keys())
 
     def _step(self, orders: Orders, k: int) -> None:
         """What ``Simulation.step`` does to the orders at tick ``k`` (state k -> k + 1)."""

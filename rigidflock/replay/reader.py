@@ -40,6 +40,7 @@ from rigidflock.replay.payload import Chunk, decode_chunk, is_input
 from rigidflock.replay.states import SCALES, STATE_FIELDS
 from rigidflock.scene import SceneError, parse_scene
 from rigidflock.scene.overrides import derive
+from rigidflock.scene.specs import MAX_FACTOR
 
 # The header fields a reader relies on, and their JSON types.
 HEADER_TYPES = {
@@ -243,7 +244,9 @@ class ReplayReader:
     def scene(self):
         """The recorded scene, parsed again from the header's text, as the model that recorded
         it ran it: before model 12 the flocking's neighbours were found on the snapshot the
-        rules decided on (``world.neighbour_ticks = 0``; the key did not exist)."""
+        rules decided on (``world.neighbour_ticks = 0``; the key did not exist); before model
+        15 ordered units felt the world's walls as far as obstacles (``navigation.wall_feeler``
+        at its most, which no feeler exceeds)."""
         try:
             scene = parse_scene(self.header["scene_text"], self.header["scene_source"])
         except SceneError as e:
@@ -251,6 +254,8 @@ class ReplayReader:
         world = scene.world
         if model_version_of(self.header) < 12 and world.neighbour_ticks != world.reaction_ticks:
             scene = derive(scene, {"world.neighbour_ticks": world.reaction_ticks})
+        if model_version_of(self.header) < 15:
+            scene = derive(scene, {"navigation.wall_feeler": MAX_FACTOR})
         return scene
 
     # -- data ---------------------------------------------------------------------------------

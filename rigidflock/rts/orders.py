@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from rigidflock.model.state import State, Units
+from rigidflock.model.state import ROLE_NONE, State, Units
 from rigidflock.model.steering.flocking import forward_left
 from rigidflock.rts import navigation
 from rigidflock.rts.control import control_group, oncoming_ahead
@@ -184,6 +184,22 @@ class Orders:
             g.progress_tick[:] = tick
 
     # -- each tick ----------------------------------------------------------------------------
+
+    def steering_keys(self) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+        """What the rules take from the orders, (N,) each, None while no unit is ordered: who
+        flocks with whom (ordered units with their group only), the roles (ordered units lead
+        nobody) and how far the feelers reach for the world's walls, world units (ordered units
+        only ``navigation.wall_feeler`` lengths: their route keeps off those walls, and a
+        25-length feeler across a small world turned units away from a gap beside them against
+        their order)."""
+        group = self.group_of
+        if not (group >= 0).any():
+            return None, None, None
+        u = self.units
+        key = np.where(group >= 0, len(u.family_names) + group, u.family)
+        role = np.where(group >= 0, ROLE_NONE, u.role)
+        reach = self.scene.navigation.wall_feeler * u.length
+        return key, role, np.where(group >= 0, reach, np.inf)
 
     def control(self, state: State, gap: np.ndarray, tick: int, dt: float) -> OrderControl:
         """Steering and throttle for every ordered unit from the snapshot ``state``; ``gap``

@@ -51,7 +51,6 @@ from rigidflock.model import background, vehicle
 from rigidflock.model.player import PlayerControl
 from rigidflock.model.spawning import build_units, spawn
 from rigidflock.model.state import (
-    ROLE_NONE,
     State,
 )
 from rigidflock.model.steering.blend import Steerer
@@ -135,7 +134,8 @@ class Simulation:
         # Neighbour reuse margin (world units); results do not depend on it, only speed does.
         self.neighbour_skin = neighbour_skin
         self._pending: background.Job | None = None  # a decision handed to the thread
-        # the roles and wall feelers of the neighbour terms found beside the step
+        # the roles and wall feelers of the neighbour terms found beside the step (found there
+        # only while no unit is ordered: both None)
         self._lag_keys = (None, None)
         self._afresh = False  # the decision beside the last step failed: decide anew
         self.reset(self.seed)
@@ -227,20 +227,9 @@ class Simulation:
         return self.state
 
     def _keys(self) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
-        """Who flocks with whom, the roles and how far the feelers reach for the world's walls
-        (world units), (N,) each (None: the units' own, the full feeler): ordered units flock
-        with their group only, lead nobody and feel the world's walls only when close (their
-        route keeps off them; a 25-length feeler across a small world turned units away from a
-        gap beside them against their order)."""
-        key = role = wall_feeler = None
-        group = self.orders.group_of
-        if (group >= 0).any():
-            u = self.units
-            key = np.where(group >= 0, len(u.family_names) + group, u.family)
-            role = np.where(group >= 0, ROLE_NONE, u.role)
-            reach = self.scene.navigation.wall_feeler * u.length
-            wall_feeler = np.where(group >= 0, reach, np.inf)
-        return key, role, wall_feeler
+        """Who flocks with whom, the roles and the wall feelers' reach this tick, (N,) each
+        (None: the units' own; :meth:`~rigidflock.rts.orders.Orders.steering_keys`)."""
+        return self.orders.steering_keys()
 
     def _decision(self, st: State) -> background.Job:
         """The rules' decision for snapshot ``st``, to run (``job.run()``, or in the

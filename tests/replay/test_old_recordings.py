@@ -1,5 +1,5 @@
 """Recordings made by earlier models still read and play back: rigidflock 0.1.0's (format 1,
-model 1, ``*_v010.rfr``) and models 2 to 13's (``*_model2.rfr`` ... ``*_model13.rfr``). They cannot
+model 1, ``*_v010.rfr``) and models 2 to 14's (``*_model2.rfr`` ... ``*_model14.rfr``). They cannot
 be verified any more, since this model simulates them differently (model 2: prioritised feelers,
 routes from the unit's half-width; model 3: wall sliding and slots off the way for ordered units;
 model 4: no backing off queued in a crowd, slots in sight of the goal; model 5: slots with room
@@ -11,7 +11,8 @@ are the same, but their recordings say model 7 and 8; in model 10 the aidemo4 ru
 orders) is as in model 9, and in models 11 and 12 both are as in model 10; model 12 changed only
 crowds of 2,000 AI units or more; model 13: two groups take turns at a door before they meet
 in it, and both scenes have one group; model 14: units close behind a backing unit stop pushing
-it, and neither scene's first 120 ticks has one).
+it, and neither scene's first 120 ticks has one; model 15: ordered units feel the world's
+walls only 2 lengths ahead, and aidemo4 has no move order).
 ``verify`` says so in one line instead of reporting a difference."""
 
 import pytest
@@ -19,6 +20,7 @@ import pytest
 from rigidflock.cli import main
 from rigidflock.replay import ReplayReader, verify
 from rigidflock.replay.playback import Playback
+from rigidflock.scene.specs import MAX_FACTOR
 from rigidflock.sim import MODEL_VERSION
 from tests.conftest import ROOT
 
@@ -68,3 +70,13 @@ def test_there_are_fixtures():
     # a flock with a player, and move orders through a doorway, by model 1 and by model 2
     assert len(FIXTURES) >= 4
     assert {model_of(p) for p in FIXTURES} == set(range(1, MODEL_VERSION))
+
+
+@pytest.mark.parametrize(("version", "wall_feeler"), [(14, MAX_FACTOR), (15, 2.0)])
+def test_an_old_recording_plays_its_scene_as_its_model_ran_it(version, wall_feeler):
+    """Before model 15 ordered units felt the world's walls with the full feeler: the reader
+    gives such a file's scene the largest wall feeler, which no feeler exceeds, so that the
+    orders track re-simulates the file's orders as its model did."""
+    path = ROOT / "tests" / "fixtures" / f"rts_doorway_model{version}.rfr"
+    with ReplayReader(path) as reader:
+        assert reader.scene().navigation.wall_feeler == wall_feeler

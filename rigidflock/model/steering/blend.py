@@ -434,6 +434,8 @@ class Steerer:
             wall_feeler = self._wall_feeler
         else:
             wall_feeler = np.ascontiguousarray(wall_feeler, np.float64)
+            if wall_feeler.shape != (units.n,):  # the kernel reads one per unit, unchecked
+                raise ValueError(f"wall_feeler: shape {wall_feeler.shape}, want ({units.n},)")
         pos = np.ascontiguousarray(st.pos)
         vel = np.ascontiguousarray(st.vel)
         _, _, grid = self._geometry(rules)
