@@ -80,12 +80,12 @@ def test_the_bottleneck_clears_completely():
     """1,000 units through a 4.2 m gap: every one through and on its slot in time (the scene's
     seed; about 2.5 minutes on one core). The 5 s bound on pins is not met across seeds: the
     lane along the wall's face beside the gap is pressed still for longer on about one seed in
-    six (model 15: 5.68 s on this seed, 3.6 in model 14; over 5 s on 4 of seeds 57-84, the
-    longest 5.93 s). Held to 6.5 s here, so a longer tail shows: model 13 reached 8.78 s."""
+    six (model 15: 5.68 s on this seed, 3.6 in model 14; over 5 s on 9 of seeds 29-84, the
+    longest 6.58 s). Held to 7 s here, so a longer tail shows: model 13 reached 8.78 s."""
     r = scenarios.run_scenario(scenario_path("bottleneck_squeeze"))
     assert r["arrived_fraction"] == 1.0, r
     assert r["t100"] is not None and r["t100"] <= r["limit"], r
-    assert r["longest_pin_seconds"] <= 6.5, r
+    assert r["longest_pin_seconds"] <= 7.0, r
 
 
 def test_every_scenario_is_tested():
