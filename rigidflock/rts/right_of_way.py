@@ -275,7 +275,8 @@ def yield_throttle(
     ``BACK_THROTTLE``; farther its wanted speed is the one it can still stop from at
     ``BRAKE_SHARE`` of its full ``accel`` (thrust / mass, world units / s^2) before its place,
     at most ``group_speed`` (braking like :func:`~.control.cruise_throttle` on the forward
-    speed ``v_fwd`` against ``cruise``); up to half a length over its place it stands (no
+    speed ``v_fwd`` against ``cruise``, and at full reverse while its forward speed is above
+    that curve); up to half a length over its place it stands (no
     dithering on it). Returns (held (m,) bool, backing (m,) bool, throttle (m,), unclipped)."""
     held = ~arrived & ~through(to_go, at_point, off, length)
     rank = np.empty(len(off), dtype=np.intp)
@@ -284,6 +285,10 @@ def yield_throttle(
     stop = np.sqrt(2.0 * BRAKE_SHARE * accel * np.maximum(behind, 0.0))
     desired = np.minimum(group_speed, stop)
     brake = (desired / cruise) ** 2 + BRAKE_GAIN * (desired - v_fwd) / cruise
+    # above the stopping curve, full reverse: the curve plans on BRAKE_SHARE of it, and the
+    # gain alone asked far less (-0.21 at the group's speed 15 world units short) and ran the
+    # unit on into the door it yields
+    brake = np.where(v_fwd > stop, -1.0, brake)
     backing = held & (behind < -0.5 * length)
     return held, backing, np.where(backing, BACK_THROTTLE, brake)
 

@@ -101,8 +101,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # way makes progress by its route alone (``rts/progress.py: left_to_go``; the clock stuck
 # detection, door standoffs, merging and the stuck-time metric read). 15: ordered units' feelers
 # reach at most ``navigation.wall_feeler`` (2) lengths for the world's walls, not 25 (runs
-# without move orders, and in worlds that wrap or are open, are as in model 14).
-MODEL_VERSION = 15
+# without move orders, and in worlds that wrap or are open, are as in model 14). 16: a unit of a
+# group yielding at a door brakes at full reverse while it is faster than it can stop from
+# before its place (runs with fewer than two groups are as in model 15).
+MODEL_VERSION = 16
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python

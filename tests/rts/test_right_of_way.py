@@ -166,6 +166,25 @@ def test_the_yielding_queue_backs_out_stands_and_closes_up():
     assert not backing[0] and thr[0] == pytest.approx(0.0)
 
 
+def test_a_yielding_unit_above_its_stopping_curve_brakes_at_full_reverse():
+    """15 world units short of its place (23 off the point) at the group's speed, 7.07 world
+    units/s: the speed it can still stop from at BRAKE_SHARE x 1 world unit/s^2 is sqrt(2 x
+    0.75 x 15) = 4.7. Above that, full reverse: the curve plans on three quarters of it, and
+    the gain on the speed error alone asked -0.21 (doorway_two_way seed 50, wall_squeeze seed 1:
+    the unit ran on into the door it was yielding). Below the curve the gain closes the
+    error: at 4 world units/s it keeps some throttle."""
+    thr = []
+    for v in (7.07, 4.0):  # one at a time: each the nearest, its place 8 off the point
+        _, backing, t = R.yield_throttle(
+            np.array([73.0]), 50.0, np.array([23.0]), np.array([L4]), np.zeros(1, bool), 7.07,
+            np.array([7.07]), np.array([v]), np.ones(1),
+        )  # fmt: skip
+        assert not backing[0]
+        thr.append(float(t[0]))
+    assert thr[0] == -1.0
+    assert 0.0 < thr[1] < 1.0
+
+
 def test_members_through_the_point_or_on_their_slots_are_not_held():
     """Through: on the far side by route and more than PAST lengths off in a straight line (a
     unit just past the point by route but still in the door is held: route costs near walls
