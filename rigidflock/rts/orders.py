@@ -193,13 +193,14 @@ class Orders:
         25-length feeler across a small world turned units away from a gap beside them against
         their order)."""
         group = self.group_of
-        if not (group >= 0).any():
+        ordered = group >= 0
+        if not ordered.any():
             return None, None, None
         u = self.units
-        key = np.where(group >= 0, len(u.family_names) + group, u.family)
-        role = np.where(group >= 0, ROLE_NONE, u.role)
+        key = np.where(ordered, len(u.family_names) + group, u.family)
+        role = np.where(ordered, ROLE_NONE, u.role)
         reach = self.scene.navigation.wall_feeler * u.length
-        return key, role, np.where(group >= 0, reach, np.inf)
+        return key, role, np.where(ordered, reach, np.inf)
 
     def control(self, state: State, gap: np.ndarray, tick: int, dt: float) -> OrderControl:
         """Steering and throttle for every ordered unit from the snapshot ``state``; ``gap``
