@@ -6,13 +6,14 @@ import numpy as np
 
 from rigidflock.bench import bench_scene
 from rigidflock.model import vehicle
-from rigidflock.model.steering import kernels
+from rigidflock.model.steering import kernels, unit_kernel
 from rigidflock.sim import Simulation
 from tests.conftest import ROOT, trajectory
 
 spec = importlib.util.spec_from_file_location("bench_kernels", ROOT / "tools/bench_kernels.py")
 tool = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(tool)
+KERNELS = ((kernels, "gather_rows"), (kernels, "pair_pass"), (unit_kernel, "unit_pass"))
 
 
 def test_in_tick_times_each_call_the_ticks_make_and_leaves_the_run_as_it_was():
@@ -20,7 +21,7 @@ def test_in_tick_times_each_call_the_ticks_make_and_leaves_the_run_as_it_was():
     its step; 5 ticks), and the wrapped functions put back afterwards: the run goes on as a run
     that was never timed, bit for bit."""
     timed, plain = Simulation(bench_scene(400)), Simulation(bench_scene(400))
-    before = {name: getattr(kernels, name) for name in ("gather_rows", "pair_pass", "unit_pass")}
+    before = {(m, name): getattr(m, name) for m, name in KERNELS}
     forces = vehicle.vehicle_forces_rows
     seen = tool.in_tick(timed, 5)
     trajectory(plain, 5)
@@ -30,7 +31,7 @@ def test_in_tick_times_each_call_the_ticks_make_and_leaves_the_run_as_it_was():
     for name, ts in seen.items():
         assert len(ts) == 5, name
         assert all(t > 0 for t in ts)
-    assert {name: getattr(kernels, name) for name in before} == before
+    assert {(m, name): getattr(m, name) for m, name in before} == before
     assert vehicle.vehicle_forces_rows is forces
     assert "read" not in vars(timed.world) and "write_forces" not in vars(timed.world)
     assert np.array_equal(trajectory(timed, 20), trajectory(plain, 20))

@@ -25,7 +25,7 @@ import numpy as np
 
 from rigidflock.bench import bench_scene
 from rigidflock.model import vehicle
-from rigidflock.model.steering import cells, kernels
+from rigidflock.model.steering import cells, kernels, unit_kernel
 from rigidflock.sim import Simulation
 
 
@@ -54,7 +54,7 @@ def in_tick(sim, ticks: int) -> dict[str, list[float]]:
 
         return call
 
-    targets = [(kernels, k) for k in ("gather_rows", "pair_pass", "unit_pass")]
+    targets = [(kernels, "gather_rows"), (kernels, "pair_pass"), (unit_kernel, "unit_pass")]
     targets.append((vehicle, "vehicle_forces_rows"))
     targets += [(sim.world, "read"), (sim.world, "write_forces")]
     saved = [(owner, name, getattr(owner, name)) for owner, name in targets]
@@ -90,7 +90,7 @@ def main() -> int:
     pos, vel = np.ascontiguousarray(st.pos), np.ascontiguousarray(st.vel)
     bodies = kernels.Bodies(pos, vel, st.angle)
     unit_rules, weights = steer._unit_bundles(rules, steer._role, steer._wall_feeler)
-    out = kernels.UnitOut(
+    out = unit_kernel.UnitOut(
         np.empty(n_all), np.empty((n_all, 2)), np.empty(n_all, bool), np.empty((n_all, 2)),
         np.empty((n_all, 2)), np.empty(n_all, np.intp),
     )  # fmt: skip
@@ -99,7 +99,9 @@ def main() -> int:
         sums, box, scratch, trig = steer._sums(), steer._box, steer._scratch, steer.trig
         on = unit_rules._replace(**off)
         # trig: the cos/sin the tick's pair pass leaves for the unit pass
-        return lambda: kernels.unit_pass(bodies, sums, on, weights, grid, box, out, scratch, trig)
+        return lambda: unit_kernel.unit_pass(
+            bodies, sums, on, weights, grid, box, out, scratch, trig
+        )
 
     r = search + steer.verlet.skin
     pieces = {

@@ -14,6 +14,7 @@ from pathlib import Path
 # the modules with cached numba kernels
 KERNEL_MODULES = (
     "rigidflock.model.steering.kernels",
+    "rigidflock.model.steering.unit_kernel",
     "rigidflock.model.steering.cells",
     "rigidflock.model.steering.clearmap",
     "rigidflock.model.vehicle",

@@ -1,8 +1,8 @@
-"""Compiled avoidance helpers of the unit pass (numba, inlined into ``kernels.unit_pass``): the
-feelers, priority, contact and guard against circular obstacles and the world's walls, and the
-blocked interval of headings. The numpy reference is ``avoidance.py``; tests compare the two.
-Numba's cache of ``unit_pass`` watches ``kernels.py`` only; :mod:`rigidflock.kernel_cache`
-makes an edit here compile it again.
+"""Compiled avoidance helpers of the unit pass (numba, inlined into ``unit_kernel.unit_pass``):
+the feelers, priority, contact and guard against circular obstacles and the world's walls, and
+the blocked interval of headings. The numpy reference is ``avoidance.py``; tests compare the
+two. Numba's cache of ``unit_pass`` watches ``unit_kernel.py`` only;
+:mod:`rigidflock.kernel_cache` makes an edit here compile it again.
 """
 
 from __future__ import annotations

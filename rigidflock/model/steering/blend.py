@@ -38,7 +38,15 @@ from rigidflock.model.state import (
     Units,
     headings,
 )
-from rigidflock.model.steering import avoidance, cells, clearmap, flocking, kernels, pursuit
+from rigidflock.model.steering import (
+    avoidance,
+    cells,
+    clearmap,
+    flocking,
+    kernels,
+    pursuit,
+    unit_kernel,
+)
 from rigidflock.model.steering.decision import OutputSets, Steering, copy_mask
 from rigidflock.model.steering.neighbours import VerletPairs, directed, pairs_cells
 from rigidflock.model.steering.threads import ThreadPolicy
@@ -278,9 +286,9 @@ class Steerer:
         if len(obs) == 0:
             clear = clearmap.ClearMap(np.zeros(1, np.bool_), np.zeros(2), np.ones(2),
                                       np.ones(2, np.int64), self._wrap)  # fmt: skip
-            grid = kernels.ObstacleGrid(self._obs, np.zeros(2, np.int64), np.zeros(0, np.int64),
-                                        np.zeros(2), np.ones(2), np.ones(2, np.int64),
-                                        clear)  # fmt: skip
+            grid = unit_kernel.ObstacleGrid(self._obs, np.zeros(2, np.int64),
+                                            np.zeros(0, np.int64), np.zeros(2), np.ones(2),
+                                            np.ones(2, np.int64), clear)  # fmt: skip
             self._grid = (np.inf, grid)
             return grid
         centres = np.ascontiguousarray(obs[:, :2])
@@ -299,9 +307,9 @@ class Steerer:
         touch = float(touch_distance(u).max()) if u.n else 0.0
         far = clearmap.reach(feeler, float(obs[:, 2].max()), clearance, touch)
         clear = clearmap.build(centres, far, self._size, self._wrap)
-        grid = kernels.ObstacleGrid(self._obs, start, items, np.array([ox, oy]),
-                                    np.array([sx, sy]), np.array([ncx, ncy], np.int64),
-                                    clear)  # fmt: skip
+        grid = unit_kernel.ObstacleGrid(self._obs, start, items, np.array([ox, oy]),
+                                        np.array([sx, sy]), np.array([ncx, ncy], np.int64),
+                                        clear)  # fmt: skip
         self._grid = (reach, grid)
         return grid
 
@@ -345,7 +353,9 @@ class Steerer:
         kernels.pair_pass(self._rows, self._row_bodies, pair_rules, self._box, self._sums(),
                           self.trig)  # fmt: skip
 
-    def _unit_bundles(self, rules, roles, wall_feeler) -> tuple[kernels.UnitRules, kernels.Weights]:
+    def _unit_bundles(
+        self, rules, roles, wall_feeler
+    ) -> tuple[unit_kernel.UnitRules, unit_kernel.Weights]:
         """The unit pass's rules and weights, made again only when the rules, roles or wall
         feelers change (saves building them every tick)."""
         cached = self._unit_cache
@@ -354,11 +364,11 @@ class Steerer:
             return cached[1]
         u, wt = self.units, rules.weights
         bundles = (
-            kernels.UnitRules(u.n_ai, u.has_player, roles, u.length, u.width, touch_distance(u),
-                              rules.feeler_factor, wall_feeler, rules.flocking, rules.chase,
-                              rules.avoidance, self.world.walls),
-            kernels.Weights(rules.steering_force, wt.cohesion, wt.alignment, wt.separation,
-                            wt.chase, wt.avoidance),
+            unit_kernel.UnitRules(u.n_ai, u.has_player, roles, u.length, u.width,
+                                  touch_distance(u), rules.feeler_factor, wall_feeler,
+                                  rules.flocking, rules.chase, rules.avoidance, self.world.walls),
+            unit_kernel.Weights(rules.steering_force, wt.cohesion, wt.alignment, wt.separation,
+                                wt.chase, wt.avoidance),
         )  # fmt: skip
         self._unit_cache = (inputs, bundles)
         return bundles
@@ -448,10 +458,10 @@ class Steerer:
             out.nn_radius = self._pair_radius
         np.copyto(out.gap, self._gap)
         unit_rules, weights = self._unit_bundles(rules, roles, wall_feeler)
-        kernels.unit_pass(
+        unit_kernel.unit_pass(
             kernels.Bodies(pos, vel, st.angle), self._sums(), unit_rules, weights, grid,
-            self._box, kernels.UnitOut(out.force, out.heading, out.leader, out.feeler_end,
-            out.target, out.felt), self._scratch, self.trig,
+            self._box, unit_kernel.UnitOut(out.force, out.heading, out.leader,
+            out.feeler_end, out.target, out.felt), self._scratch, self.trig,
         )  # fmt: skip
         t2 = time.perf_counter()
         # the policy times the passes this thread ran: the pair pass too when it ran here

@@ -1,10 +1,10 @@
-"""The compiled passes (kernels.py) against the numpy definitions of the rules, per view and seed,
-and their argument bundles."""
+"""The compiled passes (kernels.py: the pair pass; unit_kernel.py: the unit pass) against the
+numpy definitions of the rules, per view and seed, and their argument bundles."""
 
 import numpy as np
 import pytest
 
-from rigidflock.model.steering import kernels
+from rigidflock.model.steering import kernels, unit_kernel
 from rigidflock.model.steering.blend import World, steer_reference
 from rigidflock.sim import Simulation
 
@@ -92,7 +92,7 @@ def test_kernel_signatures_stay_short():
     """Named bundles instead of dozens of positional arguments."""
     import inspect
 
-    for kernel in (kernels.pair_pass, kernels.unit_pass):
+    for kernel in (kernels.pair_pass, unit_kernel.unit_pass):
         assert len(inspect.signature(kernel.py_func).parameters) <= 12
 
 
