@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
 from rigidflock import scene as scene_pkg
 from rigidflock.scene import Scene, SceneError, parse_scene, reference
+from rigidflock.scene.budget import check_runs
 from rigidflock.scene.declarations import declared, file_keys
 from rigidflock.scene.keys import REQUIRED, iter_keys, runtime_keys
 
@@ -134,6 +136,44 @@ def test_every_plain_key_is_read_and_checked(row):
         parse_scene(text, "k.toml")
     where = row.path.replace("[]", "[0]")
     assert any(e.startswith(f"k.toml: {where}: must be ") for e in info.value.errors), (
+        text,
+        info.value.errors,
+    )
+
+
+def _outside(limits: str, integer: bool) -> list[str]:
+    """TOML values just outside each bound the reference states for a key: below ``> a``,
+    ``>= a`` and ``in [a, b]``; above ``<= b``, ``in [a, b]`` and ``at most b to run``."""
+    step = 1 if integer else 0.5
+    num = r"(-?[\d.,e+]+)"
+    out = []
+    for lo, hi in re.findall(rf"in \[{num}, {num}\]", limits):
+        out += [float(lo) - step, float(hi) + step]
+    for op, a in re.findall(rf"(?:^|, | and )(>=?|<=) {num}", limits):
+        bound = float(a.replace(",", ""))
+        out.append(bound + step if op == "<=" else bound - (step if op == ">=" else 0))
+    for b in re.findall(rf"at most {num} to run", limits):
+        out.append(int(b.replace(",", "")) * 2 if integer else float(b) * 2)
+    return [str(int(v)) if integer else repr(float(v)) for v in out]
+
+
+BOUNDED = [
+    (row, value)
+    for row in PLAIN
+    if row.limits and ("integer" in row.type or "number" in row.type)
+    for value in _outside(row.limits, "integer" in row.type)
+]
+
+
+@pytest.mark.parametrize(("row", "value"), BOUNDED, ids=lambda x: getattr(x, "path", x))
+def test_every_stated_limit_is_enforced_at_its_key(row, value):
+    """A value just past any limit the reference states for a key (its docs' "limits" column)
+    is an error at that key's path: the reference and the checks cannot drift apart."""
+    text = _scene_with(row.path, value)
+    with pytest.raises(SceneError) as info:
+        check_runs(parse_scene(text, "k.toml"))
+    where = row.path.replace("[]", "[0]")
+    assert any(e.startswith(f"k.toml: {where}: ") for e in info.value.errors), (
         text,
         info.value.errors,
     )
