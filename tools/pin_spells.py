@@ -3,12 +3,16 @@ seconds (touching static geometry while slower than 0.1 x cruise, the run metric
 longest first, with where it ended and the unit's heading then.
 
     python tools/pin_spells.py bottleneck_squeeze --seed 13 [--reaction-ticks 0|1] [--min 3]
-        [--set PATH=VALUE ...]
+        [--crowd] [--set PATH=VALUE ...]
 
 Runs one scenario scene of ``scenes/scenarios`` until every group has arrived, or for ``--until``
 simulated seconds at most (default 300). Run it with ``NUMBA_NUM_THREADS=1`` beside other work:
 the figures are the same either way. Found this way (seed 13, 1,000-unit bottleneck): the long
 pins are units lying along the wall's face 2-10 lengths from the jamb.
+
+``--crowd`` also lists the spells of ordered units not yet on their slots that are as slow for as
+long without touching static geometry at any time in the spell: the crowd's own stalls, which the
+pin measure does not count, to set the pins against.
 """
 
 from __future__ import annotations
@@ -31,28 +35,55 @@ from rigidflock.sim import Simulation  # noqa: E402
 
 
 def spells(
-    name: str, seed: int, reaction: int | None, least: float, until: float, overrides=()
-) -> list:
-    """[(seconds, unit, end seconds, x, y, heading degrees)] of every spell of ``least`` s+;
-    ``overrides``: ``PATH=VALUE`` changes to the scene, as ``--set`` takes them."""
+    name: str, seed: int, reaction: int | None, least: float, until: float, overrides=(),
+    crowd: bool = False,
+) -> tuple[list, list]:  # fmt: skip
+    """(pins, stalls): [(seconds, unit, end seconds, x, y, heading degrees)] of every pin of
+    ``least`` s+, and with ``crowd`` of every such slow spell of an ordered unit off its slot
+    that touched nothing static (else empty); ``overrides``: ``PATH=VALUE`` changes to the
+    scene, as ``--set`` takes them."""
     scene = scenario_scene(scenario_path(name), reaction, overrides)
     sim = Simulation(scene, seed=seed)
     dt, n = scene.world.dt, sim.units.n_ai
-    run = np.zeros(n)
+    run, slow = np.zeros(n), np.zeros(n)
+    touched = np.zeros(n, dtype=bool)  # during the slow spell under way
+    everywhere = np.ones(n, dtype=sim.world.touching.dtype)
     cruise = np.ascontiguousarray(sim.units.cruise_speed[:n])
-    found = []
-    while sim.tick * dt < until:
-        sim.step()
+    pins, stalls = [], []
+
+    def ended(found, before, now, keep):
         st = sim.state
-        before = run.copy()
-        pin_tick(st.vel[:n], sim.world.touching[:n], cruise, run, dt)
-        for k in np.flatnonzero((run == 0) & (before >= least)):
+        for k in np.flatnonzero((now == 0) & (before >= least) & keep):
             heading = float(np.degrees(st.angle[k])) % 360
             found.append((before[k], int(k), sim.tick * dt, *st.pos[k], heading))
+
+    while sim.tick * dt < until:
+        sim.step()
+        st, touching = sim.state, sim.world.touching[:n]
+        before = run.copy()
+        pin_tick(st.vel[:n], touching, cruise, run, dt)
+        ended(pins, before, run, True)
+        if crowd:
+            before = slow.copy()
+            pin_tick(st.vel[:n], everywhere, cruise, slow, dt)
+            on_slot = np.ones(n, dtype=bool)  # units without an order count as on theirs
+            for g in sim.orders.groups.values():
+                on_slot[g.members] = g.arrived
+            # a spell ends on speed, or on reaching the slot (standing there is no stall)
+            slow[on_slot] = 0.0
+            ended(stalls, before, slow, ~touched)
+            touched = (touched | (touching > 0)) & (slow > 0)
         groups = sim.orders.groups.values()
         if groups and all(g.arrival_tick is not None for g in groups):
             break
-    return sorted(found, reverse=True)
+    return sorted(pins, reverse=True), sorted(stalls, reverse=True)
+
+
+def show(what: str, found: list, least: float) -> None:
+    print(f"{what}: {len(found)} of {least} s or more, {sum(s[0] > 5 for s in found)} over 5 s")
+    for length, unit, end, x, y, heading in found[:20] if what != "pins" else found:
+        print(f"  {length:6.2f} s  unit {unit:4d}  ended {end:6.1f} s  at ({x:6.1f}, {y:6.1f})  "
+              f"heading {heading:3.0f}")  # fmt: skip
 
 
 def main() -> int:
@@ -62,18 +93,22 @@ def main() -> int:
     ap.add_argument("--reaction-ticks", type=int, choices=(0, 1), default=None)
     ap.add_argument("--min", type=float, default=3.0, help="shortest spell shown, seconds")
     ap.add_argument("--until", type=float, default=300.0, help="simulated seconds at most")
+    ap.add_argument(
+        "--crowd", action="store_true", help="also the crowd's stalls away from static geometry"
+    )
     set_arg(ap, "change a key of the scene, as rigidflock run --set")
     a = ap.parse_args()
     try:
-        found = spells(a.scenario, a.seed, a.reaction_ticks, a.min, a.until, a.set)
+        pins, stalls = spells(
+            a.scenario, a.seed, a.reaction_ticks, a.min, a.until, a.set, crowd=a.crowd
+        )
     except SceneError as e:
         print("\n".join(e.errors), file=sys.stderr)
         return 2
-    print(f"{a.scenario} seed {a.seed}: {len(found)} spells of {a.min} s or more, "
-          f"{sum(s[0] > 5 for s in found)} over 5 s")  # fmt: skip
-    for length, unit, end, x, y, heading in found:
-        print(f"  {length:6.2f} s  unit {unit:4d}  ended {end:6.1f} s  at ({x:6.1f}, {y:6.1f})  "
-              f"heading {heading:3.0f}")  # fmt: skip
+    print(f"{a.scenario} seed {a.seed}:")
+    show("pins", pins, a.min)
+    if a.crowd:
+        show("stalls touching nothing static (the longest 20)", stalls, a.min)
     return 0
 
 
