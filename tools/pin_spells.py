@@ -79,9 +79,10 @@ def spells(
     return sorted(pins, reverse=True), sorted(stalls, reverse=True)
 
 
-def show(what: str, found: list, least: float) -> None:
+def show(what: str, found: list, least: float, most: int | None = None) -> None:
+    """Print the spells ``found`` (longest first), the first ``most`` of them (None: all)."""
     print(f"{what}: {len(found)} of {least} s or more, {sum(s[0] > 5 for s in found)} over 5 s")
-    for length, unit, end, x, y, heading in found[:20] if what != "pins" else found:
+    for length, unit, end, x, y, heading in found[:most]:
         print(f"  {length:6.2f} s  unit {unit:4d}  ended {end:6.1f} s  at ({x:6.1f}, {y:6.1f})  "
               f"heading {heading:3.0f}")  # fmt: skip
 
@@ -108,7 +109,7 @@ def main() -> int:
     print(f"{a.scenario} seed {a.seed}:")
     show("pins", pins, a.min)
     if a.crowd:
-        show("stalls touching nothing static (the longest 20)", stalls, a.min)
+        show("stalls touching nothing static (the longest 20)", stalls, a.min, most=20)
     return 0
 
 
