@@ -177,3 +177,13 @@ def test_every_stated_limit_is_enforced_at_its_key(row, value):
         text,
         info.value.errors,
     )
+
+
+def test_every_stated_limit_is_understood():
+    """Each bound of the limits column gives the test above a value to try (a bound written
+    some new way would otherwise go untested without a word): one per ``>``/``>=``/``<=``
+    bound and ``at most``, two per interval."""
+    for row in PLAIN:
+        if row.limits and ("integer" in row.type or "number" in row.type):
+            bounds = len(re.findall(r">|<=|at most", row.limits)) + 2 * row.limits.count("in [")
+            assert len(_outside(row.limits, "integer" in row.type)) == bounds, row
