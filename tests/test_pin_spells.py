@@ -3,6 +3,9 @@ units that touched nothing static, to set the pins against."""
 
 import importlib.util
 
+import numpy as np
+import pytest
+
 from tests.conftest import ROOT
 
 spec = importlib.util.spec_from_file_location("pin_spells", ROOT / "tools/pin_spells.py")
@@ -10,15 +13,42 @@ tool = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(tool)
 
 
-def test_a_unit_waiting_its_turn_in_the_open_is_a_stall_not_a_pin():
-    """wall_squeeze seed 1: the east unit waits in the open for the west one to clear the gap
-    (slower than a tenth of cruise for about 2 s, touching nothing) and nobody is pressed on a
-    wall: no pin, one stall or more, each as long as asked.
-    Without ``crowd`` no stalls are tracked."""
-    pins, stalls = tool.spells("wall_squeeze", 1, None, 0.5, until=30.0, crowd=True)
+def test_a_stall_is_a_slow_spell_that_touched_nothing_static_and_ends_on_the_slot():
+    """Four units, cruise 10 (pin speed 1), dt 1, seven ticks. Unit 0 is slow for three ticks
+    without touching: one stall of 3 s, ending on the fourth. Unit 1 is as slow but touches a
+    wall on its second tick: no stall; its next slow spell, ticks 4-5, touches nothing: a stall
+    of 2 s. Unit 2 is slow for two ticks and then stands on its slot: a stall of 2 s, cut there.
+    Unit 3 is slow for two ticks and touches on the tick it speeds up: a stall of 2 s (the touch
+    is after it)."""
+    cruise = np.full(4, 10.0)
+    a, b = 0.5, 5.0  # slow, not
+    speed = np.array(
+        [[a, a, a, b, b, b, b], [a, a, a, b, a, a, b], [a, a, a, a, a, a, a], [a, a, b, b, b, b, b]]
+    )
+    touching = np.zeros((4, 7), dtype=np.int8)
+    touching[1, 1] = touching[3, 2] = 1
+    on_slot = np.zeros((4, 7), dtype=bool)
+    on_slot[2, 2:] = True
+    slow, touched = np.zeros(4), np.zeros(4, dtype=bool)
+    found = []
+    for t in range(7):
+        vel = np.stack([speed[:, t], np.zeros(4)], axis=1)
+        ended, length = tool.stall_tick(
+            vel, touching[:, t], cruise, on_slot[:, t], slow, touched, 1.0
+        )
+        found += [(int(k), float(length[k]), t) for k in np.flatnonzero(ended)]
+    assert sorted(found) == [(0, 3.0, 3), (1, 2.0, 6), (2, 2.0, 2), (3, 2.0, 2)]
+
+
+@pytest.mark.parametrize("until", [13.0, 30.0])
+def test_a_unit_waiting_its_turn_in_the_open_is_a_stall_not_a_pin(until):
+    """wall_squeeze seed 1: the east unit (1) waits in the open for the west one to clear the
+    gap, slower than a tenth of cruise from 11.8 s to 13.7 s, touching nothing, and nobody
+    is pressed on a wall: no pin, and that stall the longest. A run cut off at 13 s, with the
+    stall still under way, counts it up to then. Without ``crowd`` no stalls are tracked."""
+    pins, stalls = tool.spells("wall_squeeze", 1, None, 0.5, until=until, crowd=True)
     assert pins == []
-    assert stalls and all(s[0] >= 0.5 for s in stalls)
-    assert stalls == sorted(stalls, reverse=True)
-    # ended before the run did (30 s at most): a spell cut by arriving ends there, too
-    assert all(s[2] <= 30.0 for s in stalls)
-    assert tool.spells("wall_squeeze", 1, None, 0.5, until=30.0)[1] == []
+    length, unit, end = stalls[0][:3]
+    assert unit == 1 and abs(end - min(until, 13.7)) < 0.1
+    assert abs((end - length) - 11.8) < 0.1  # from when it slowed, cut off or not
+    assert tool.spells("wall_squeeze", 1, None, 0.5, until=until)[1] == []

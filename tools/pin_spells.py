@@ -34,48 +34,60 @@ from rigidflock.scenes import scenario_path  # noqa: E402
 from rigidflock.sim import Simulation  # noqa: E402
 
 
+def stall_tick(vel, touching, cruise, on_slot, slow, touched, dt):
+    """One tick of the crowd's stalls, in place: ``slow`` (n,) seconds each unit has been slower
+    than the pin speed (touching or not; 0 on its slot, ``on_slot`` (n,) bool: standing there
+    is no stall) and ``touched`` (n,) bool, whether its spell so far touched static geometry
+    (``touching`` (n,) > 0); ``vel`` (n, 2), ``cruise`` (n,), ``dt`` s. Returns (ended (n,)
+    bool: spells that ended this tick, by speed or on the slot, without touching anything
+    static; their lengths (n,) s)."""
+    before = slow.copy()
+    pin_tick(vel, np.ones_like(touching), cruise, slow, dt)
+    slow[on_slot] = 0.0
+    ended = (slow == 0) & (before > 0) & ~touched
+    touched[:] = (touched | (touching > 0)) & (slow > 0)
+    return ended, before
+
+
 def spells(
     name: str, seed: int, reaction: int | None, least: float, until: float, overrides=(),
     crowd: bool = False,
 ) -> tuple[list, list]:  # fmt: skip
     """(pins, stalls): [(seconds, unit, end seconds, x, y, heading degrees)] of every pin of
-    ``least`` s+, and with ``crowd`` of every such slow spell of an ordered unit off its slot
-    that touched nothing static (else empty); ``overrides``: ``PATH=VALUE`` changes to the
-    scene, as ``--set`` takes them."""
+    ``least`` s+, and with ``crowd`` of every such :func:`stall_tick` stall of an ordered unit
+    (else empty); those still under way when the run ends count as ending then.
+    ``overrides``: ``PATH=VALUE`` changes to the scene, as ``--set`` takes them."""
     scene = scenario_scene(scenario_path(name), reaction, overrides)
     sim = Simulation(scene, seed=seed)
     dt, n = scene.world.dt, sim.units.n_ai
     run, slow = np.zeros(n), np.zeros(n)
-    touched = np.zeros(n, dtype=bool)  # during the slow spell under way
-    everywhere = np.ones(n, dtype=sim.world.touching.dtype)
+    touched = np.zeros(n, dtype=bool)
     cruise = np.ascontiguousarray(sim.units.cruise_speed[:n])
     pins, stalls = [], []
 
-    def ended(found, before, now, keep):
+    def keep(found, length, which):
         st = sim.state
-        for k in np.flatnonzero((now == 0) & (before >= least) & keep):
+        for k in np.flatnonzero(which & (length >= least)):
             heading = float(np.degrees(st.angle[k])) % 360
-            found.append((before[k], int(k), sim.tick * dt, *st.pos[k], heading))
+            found.append((length[k], int(k), sim.tick * dt, *st.pos[k], heading))
 
     while sim.tick * dt < until:
         sim.step()
         st, touching = sim.state, sim.world.touching[:n]
         before = run.copy()
         pin_tick(st.vel[:n], touching, cruise, run, dt)
-        ended(pins, before, run, True)
+        keep(pins, before, run == 0)
         if crowd:
-            before = slow.copy()
-            pin_tick(st.vel[:n], everywhere, cruise, slow, dt)
             on_slot = np.ones(n, dtype=bool)  # units without an order count as on theirs
             for g in sim.orders.groups.values():
                 on_slot[g.members] = g.arrived
-            # a spell ends on speed, or on reaching the slot (standing there is no stall)
-            slow[on_slot] = 0.0
-            ended(stalls, before, slow, ~touched)
-            touched = (touched | (touching > 0)) & (slow > 0)
+            ended, length = stall_tick(st.vel[:n], touching, cruise, on_slot, slow, touched, dt)
+            keep(stalls, length, ended)
         groups = sim.orders.groups.values()
         if groups and all(g.arrival_tick is not None for g in groups):
             break
+    keep(pins, run, run > 0)
+    keep(stalls, slow, (slow > 0) & ~touched)
     return sorted(pins, reverse=True), sorted(stalls, reverse=True)
 
 
