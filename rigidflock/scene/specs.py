@@ -33,7 +33,6 @@ MAX_FACTOR = 1e3  # factors in unit lengths, and rule weights
 MAX_TICK = 10**9  # ticks of scripts, orders and events (six months at 60 ticks a second)
 MAX_SEED = 2**63 - 1
 MAX_OBSTACLES = 2_000  # explicit obstacles
-MAX_FIELD = 500  # circles of the obstacle field (placing them is tried 200 times each)
 MAX_TABLES = 1_000  # groups, walls, buildings, orders, events
 MAX_POINTS = 10_000  # waypoints, corners of a polygon
 
