@@ -50,9 +50,7 @@ import numpy as np
 from rigidflock.model import background, vehicle
 from rigidflock.model.player import PlayerControl
 from rigidflock.model.spawning import build_units, spawn
-from rigidflock.model.state import (
-    State,
-)
+from rigidflock.model.state import State
 from rigidflock.model.steering.blend import Steerer
 from rigidflock.model.steering.blend import World as SteeringWorld
 from rigidflock.model.world import World
