@@ -37,7 +37,7 @@ from rigidflock.rts.progress import (
     track_progress,
 )
 from rigidflock.rts.right_of_way import ASIDE, stern_steer, yielding_members
-from rigidflock.rts.slots import deal_slots
+from rigidflock.rts.slots import deal_slots, move_up
 from rigidflock.rts.turn_speed import SLOWEST, aim_speed, order_turn_rate
 from rigidflock.scene import NavigationSpec
 
@@ -353,6 +353,8 @@ def control_group(
     close = at_formation(g.slots, g.goal, to_go, arrive_r)  # at the formation, by route
     if (tick - g.tick) % REASSIGN_TICKS == 0:
         deal_slots(g.slots, g.goal, g.facing, g.arrived, close, b.pos, b.angle, to_go, L)
+        moved = move_up(g.slots, g.arrived, b.pos, b.fwd, b.speed, L, g.speed)
+        g.best[moved] = np.inf  # its progress counts from its new slot
     to_slot = g.slots - b.pos
     d_slot = np.hypot(*to_slot.T)
     # near the slot by route: in line of sight of it, not through a wall

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from scipy.spatial import cKDTree
 
 from rigidflock.rts.assignment import least_cost_columns
 from rigidflock.rts.navigation import Field, Grid
@@ -248,3 +249,60 @@ def deal_slots(
             slots[who] = mine[least_cost_columns(cost(np.arange(len(who)), mine))]
         else:
             slots[who] = mend_in_blocks(slots[who], p, goal, facing, cost)
+
+
+MOVE_UP_REACH = 1.5  # unit lengths: an arrived unit this near in front of a blocked one moves up
+MOVE_UP_CONE = 0.5  # cosine: "in front" is within 60 degrees of the blocked unit's heading
+MOVE_UP_SLOW = 0.25  # share of the group's speed: below it a unit on its way is blocked
+
+
+def move_up(
+    slots: np.ndarray,
+    arrived: np.ndarray,
+    pos: np.ndarray,
+    fwd: np.ndarray,
+    speed: np.ndarray,
+    length: np.ndarray,
+    group_speed: float,
+) -> np.ndarray:
+    """Swap, in place, the ``slots`` (m, 2) of a unit on its way that an ``arrived`` (m,) unit
+    of its group blocks and of that unit, which moves up into the formation's hole: a unit not
+    arrived, slower than ``MOVE_UP_SLOW`` x ``group_speed``, with an arrived one within
+    ``MOVE_UP_REACH`` of its lengths (m,) in front of its bow (``fwd`` (m, 2), within
+    ``MOVE_UP_CONE``) that stands nearer its slot than it does, takes that unit's slot, and the
+    arrived unit takes its slot, no longer arrived. A late unit's slot lies among units already
+    standing; driving through them it pushes against one standing on its own slot (the
+    1,000-unit bottleneck: 8 s at full throttle, 3 world units behind it); a queue moves up
+    instead. Each unit swaps once a call, with its nearest such partner. ``pos`` (m, 2) world
+    units, ``speed`` (m,) world units/s. Returns the rows no longer arrived."""
+    late = np.flatnonzero(~arrived & (speed < MOVE_UP_SLOW * group_speed))
+    standing = np.flatnonzero(arrived)
+    if len(late) == 0 or len(standing) == 0:
+        return standing[:0]
+    r = MOVE_UP_REACH * float(length.max())
+    near = cKDTree(pos[late]).sparse_distance_matrix(
+        cKDTree(pos[standing]), r, output_type="ndarray"
+    )
+    a, b = late[near["i"]], standing[near["j"]]
+    d = near["v"]
+    off = pos[b] - pos[a]
+    ok = (
+        (d > 0.0)
+        & (d < MOVE_UP_REACH * length[a])
+        & (np.einsum("ij,ij->i", off, fwd[a]) > MOVE_UP_CONE * d)
+        & (np.hypot(*(slots[a] - pos[b]).T) < np.hypot(*(slots[a] - pos[a]).T))
+    )
+    a, b, d = a[ok], b[ok], d[ok]
+    order = np.argsort(d, kind="stable")
+    a, b = a[order], b[order]
+    # nearest first, each unit in one swap: a pair whose blocked or blocking unit already
+    # swapped is dropped
+    _, first_a = np.unique(a, return_index=True)
+    keep = np.zeros(len(a), dtype=bool)
+    keep[first_a] = True
+    a, b = a[keep], b[keep]
+    _, first_b = np.unique(b, return_index=True)
+    a, b = a[first_b], b[first_b]
+    slots[a], slots[b] = slots[b].copy(), slots[a].copy()
+    arrived[b] = False
+    return b

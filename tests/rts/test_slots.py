@@ -4,7 +4,14 @@ import numpy as np
 import pytest
 
 from rigidflock.rts import navigation
-from rigidflock.rts.slots import WAY_CLEAR, assign_nearest, deal_slots, formation_slots, off_the_way
+from rigidflock.rts.slots import (
+    WAY_CLEAR,
+    assign_nearest,
+    deal_slots,
+    formation_slots,
+    move_up,
+    off_the_way,
+)
 
 
 def open_field():
@@ -264,3 +271,57 @@ def test_blocks_cut_between_lattice_rows(monkeypatch, most):
     assert (sizes[:-1] >= (most + 1) // 2).all() and (sizes <= most).all()
     if most >= 7:
         assert all(e % 7 == 0 for e in edges)
+
+
+def _queue(late_speed=0.2, heading=(1.0, 0.0)):
+    """Unit 0 on its way, 3 world units behind arrived unit 1 (length 4), its slot 20 further
+    on past unit 1; unit 2 arrived off to the side."""
+    slots = np.array([[23.0, 0.0], [3.0, 0.0], [3.0, 10.0]])
+    arrived = np.array([False, True, True])
+    pos = np.array([[0.0, 0.0], [3.0, 0.0], [3.0, 10.0]])
+    fwd = np.array([heading, [1.0, 0.0], [1.0, 0.0]])
+    speed = np.array([late_speed, 0.0, 0.0])
+    return slots, arrived, pos, fwd, speed, np.full(3, 4.0)
+
+
+def test_a_unit_standing_in_a_late_one_s_way_moves_up_to_its_slot():
+    # the bottleneck's late unit pushed for 8 s at full throttle into one standing on its slot,
+    # 3 world units ahead: the standing one takes the far slot and the late one its place
+    slots, arrived, pos, fwd, speed, L = _queue()
+    moved = move_up(slots, arrived, pos, fwd, speed, L, group_speed=7.0)
+    assert moved.tolist() == [1]
+    assert slots.tolist() == [[3.0, 0.0], [23.0, 0.0], [3.0, 10.0]]
+    assert arrived.tolist() == [False, False, True]
+
+
+@pytest.mark.parametrize(
+    "late_speed, heading, why",
+    [
+        (3.0, (1.0, 0.0), "still moving at 3 of the group's 7 world units/s: not blocked"),
+        (0.2, (0.0, 1.0), "heading across: the standing unit is beside it, not in front"),
+        (0.2, (-1.0, 0.0), "heading away from it"),
+    ],
+)
+def test_no_unit_moves_up_for_one_not_blocked_by_it(late_speed, heading, why):
+    slots, arrived, pos, fwd, speed, L = _queue(late_speed, heading)
+    before = slots.copy()
+    assert len(move_up(slots, arrived, pos, fwd, speed, L, group_speed=7.0)) == 0, why
+    assert (slots == before).all() and arrived.tolist() == [False, True, True]
+
+
+def test_no_unit_moves_up_away_from_the_late_one_s_slot():
+    # the late unit's slot lies behind it: the standing unit ahead is farther from it
+    slots, arrived, pos, fwd, speed, L = _queue()
+    slots[0] = [-20.0, 0.0]
+    assert len(move_up(slots, arrived, pos, fwd, speed, L, group_speed=7.0)) == 0
+
+
+def test_each_unit_moves_up_for_one_late_unit_only_the_nearest():
+    # two late units behind one standing unit: the nearer swaps, the other waits for the next deal
+    slots = np.array([[30.0, 0.0], [31.0, 1.0], [4.0, 0.0]])
+    arrived = np.array([False, False, True])
+    pos = np.array([[0.0, 0.0], [1.5, 1.0], [4.0, 0.0]])
+    fwd = np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 0.0]])
+    moved = move_up(slots, arrived, pos, fwd, np.zeros(3), np.full(3, 4.0), group_speed=7.0)
+    assert moved.tolist() == [2]
+    assert slots.tolist() == [[30.0, 0.0], [4.0, 0.0], [31.0, 1.0]]
