@@ -438,6 +438,6 @@ def control_group(
         # near the slot only the order steers: the flock's pull and push would fight it; cut
         # off from the group, neither (the rules' force knows no scene walls); nor waiting for
         # another group (the push of its units passing close wedges one in the door)
-        flock_scale=np.where(near | cut_off | held, 0.0, FLOCK_EN_ROUTE),
+        flock_scale=np.where(approach | cut_off | held, 0.0, FLOCK_EN_ROUTE),
         reroute=bool(stuck.any()) and tick - g.last_reroute > stuck_ticks,
     )
