@@ -50,7 +50,8 @@ QUEUE_GAP = 1.0  # unit lengths: full stop behind a unit this close ahead, full 
 REASSIGN_TICKS = 30  # slots of units still on the way are re-dealt this often
 PATH_WINDOW = 24  # cells of the group's path searched ahead of a unit's place each tick
 PATH_LEASH = 20.0  # unit lengths: farther from the path a unit follows the distance field
-FLOCK_EN_ROUTE = 0.5  # share of the rules' force (cohesion, alignment, separation) on the way
+FLOCK_EN_ROUTE = 0.5  # share of the rules' force (cohesion, alignment, separation) on the way,
+# short of the formation
 SLOW_ARRIVED = 0.3  # below this share of the group's speed a unit near its slot has arrived
 DESCEND_REACH = 2  # off the path a unit looks this many times the lookahead down the field
 ONCOMING_AHEAD = 3.0  # unit lengths: another group's unit this close ahead, heading at us
@@ -435,9 +436,12 @@ def control_group(
     return GroupControl(
         force=force,
         throttle=np.clip(throttle, -1.0, 1.0),
-        # near the slot only the order steers: the flock's pull and push would fight it; cut
-        # off from the group, neither (the rules' force knows no scene walls); nor waiting for
-        # another group (the push of its units passing close wedges one in the door)
+        # at the formation (by route, or near the slot) only the order steers: the flock's pull
+        # and push fight the unit's own way to its slot, and in a crowd they press units into
+        # the walls (model 17: the 1,000-unit bottleneck's wall contacts more than halved,
+        # pinned time a third less); cut off from the group,
+        # neither (the rules' force knows no scene walls); nor waiting for another group (the
+        # push of its units passing close wedges one in the door)
         flock_scale=np.where(approach | cut_off | held, 0.0, FLOCK_EN_ROUTE),
         reroute=bool(stuck.any()) and tick - g.last_reroute > stuck_ticks,
     )

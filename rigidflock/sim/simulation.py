@@ -101,8 +101,11 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # reach at most ``navigation.wall_feeler`` (2) lengths for the world's walls, not 25 (runs
 # without move orders, and in worlds that wrap or are open, are as in model 14). 16: a unit of a
 # group yielding at a door brakes at full reverse while it is faster than it can stop from
-# before its place (runs with fewer than two groups are as in model 15).
-MODEL_VERSION = 16
+# before its place (runs with fewer than two groups are as in model 15). 17: ordered units at
+# their formation follow the order alone, without the flocking rules (``rts/control.py``), and a
+# unit standing on its slot in the way of a late one of its group moves up into the late one's
+# slot (``rts/slots.py: move_up``; runs without move orders are as in model 16).
+MODEL_VERSION = 17
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python

@@ -1,4 +1,4 @@
-"""Recordings of the current model, kept as files (``tests/fixtures/*_model16.rfr``, recorded with
+"""Recordings of the current model, kept as files (``tests/fixtures/*_model17.rfr``, recorded with
 ``rigidflock run SCENE --ticks 120 --seed 1 --record FILE``): re-simulating them gives the stored
 states integer for integer. A code change that alters a run's arithmetic fails here, and must
 either be undone or bump ``MODEL_VERSION`` and record these again."""

@@ -1,5 +1,5 @@
 """Recordings made by earlier models still read and play back: rigidflock 0.1.0's (format 1,
-model 1, ``*_v010.rfr``) and models 2 to 15's (``*_model2.rfr`` ... ``*_model15.rfr``). They cannot
+model 1, ``*_v010.rfr``) and models 2 to 16's (``*_model2.rfr`` ... ``*_model16.rfr``). They cannot
 be verified any more, since this model simulates them differently (model 2: prioritised feelers,
 routes from the unit's half-width; model 3: wall sliding and slots off the way for ordered units;
 model 4: no backing off queued in a crowd, slots in sight of the goal; model 5: slots with room
@@ -13,7 +13,9 @@ crowds of 2,000 AI units or more; model 13: two groups take turns at a door befo
 in it, and both scenes have one group; model 14: units close behind a backing unit stop pushing
 it, and neither scene's first 120 ticks has one; model 15: ordered units feel the world's
 walls only 2 lengths ahead, and aidemo4 has no move order; model 16: a yielding unit brakes
-harder, and both scenes have one group).
+harder, and both scenes have one group; model 17: units at their formation do not flock, and
+a standing unit moves up for a late one, and both scenes' first 120 ticks are as in model
+16).
 ``verify`` says so in one line instead of reporting a difference."""
 
 import pytest
