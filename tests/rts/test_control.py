@@ -311,3 +311,34 @@ def test_path_target_asks_again_only_for_the_hidden_units_when_nothing_else_chan
         compared += 1
         fewer += min(sizes) < m
     assert fewer > 10
+
+
+def test_units_at_their_formation_follow_the_order_alone(scene_from):
+    # model 17: the flocking rules' pull and push fight a unit's way to its slot, and in the
+    # 1,000-unit bottleneck pressed the crowd into the walls; on the way the group still flocks
+    sc = scene_from(
+        '[world]\nsize = [600.0, 400.0]\nbounds = "walls"\n[rules]\nchase = false\n'
+        '[[groups]]\nfamily = "crowd"\ncount = 9\nheading = 0\n'
+        "spawn = { center = [100.0, 200.0], radius = 25.0 }\n"
+        '[[orders]]\nselect = { family = "crowd" }\ngoal = [260.0, 200.0]\n'
+    )
+    sim = Simulation(sc)
+    seen = set()
+    for _ in range(40):
+        for _ in range(30):
+            sim.step()
+        g = next(iter(sim.orders.groups.values()))
+        if g.arrival_tick is not None:
+            break
+        state, tick = sim.state, sim.tick
+        to_go = g.field.dist[sim.orders.grid.cell_of(state.pos[g.members])]
+        arrive_r = sc.navigation.arrive_radius * sim.units.length[g.members]
+        close = C.at_formation(g.slots, g.goal, to_go, arrive_r)
+        c = C.control_group(
+            g, state, sim.units, sc.navigation, 40.0, sim.orders.grid,
+            np.full(len(state.pos), np.inf), tick, sc.world.dt,
+        )  # fmt: skip
+        assert (c.flock_scale[close] == 0.0).all()
+        assert (c.flock_scale[~close] == C.FLOCK_EN_ROUTE).all()
+        seen |= {bool(x) for x in close}
+    assert seen == {True, False}  # both on the way and at the formation were looked at
