@@ -378,7 +378,8 @@ def control_group(
     if late.any():
         aim_slot[late] = grid.sees(b.pos[late], g.slots[late])
     cut_off = ~aim_slot & ~grid.sees(b.pos, g.path[g.path_index])
-    meeting = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming & ~approach
+    head_on = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming
+    meeting = head_on & ~approach
     held = backing = np.zeros(len(idx), dtype=bool)
     cruise = units.cruise_speed[idx]
     if g.yield_to >= 0:  # waiting for another group to come through (:mod:`.right_of_way`)
@@ -439,9 +440,10 @@ def control_group(
         # at the formation (by route, or near the slot) only the order steers: the flock's pull
         # and push fight the unit's own way to its slot, and in a crowd they press units into
         # the walls (model 17: the 1,000-unit bottleneck's wall contacts more than halved,
-        # pinned time a third less); cut off from the group,
-        # neither (the rules' force knows no scene walls); nor waiting for another group (the
-        # push of its units passing close wedges one in the door)
-        flock_scale=np.where(approach | cut_off | held, 0.0, FLOCK_EN_ROUTE),
+        # pinned time a third less); but not one meeting another group's unit head on, which
+        # separation turns to starboard (keeping right is for units short of the formation);
+        # cut off from the group, neither (the rules' force knows no scene walls); nor waiting
+        # for another group (the push of its units passing close wedges one in the door)
+        flock_scale=np.where(near | (close & ~head_on) | cut_off | held, 0.0, FLOCK_EN_ROUTE),
         reroute=bool(stuck.any()) and tick - g.last_reroute > stuck_ticks,
     )

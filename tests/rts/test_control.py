@@ -340,5 +340,13 @@ def test_units_at_their_formation_follow_the_order_alone(scene_from):
         )  # fmt: skip
         assert (c.flock_scale[close] == 0.0).all()
         assert (c.flock_scale[~close] == C.FLOCK_EN_ROUTE).all()
+        # meeting another group's unit head on, a unit keeps flocking short of its slot: there
+        # separation turns both to starboard
+        c = C.control_group(
+            g, state, sim.units, sc.navigation, 40.0, sim.orders.grid,
+            np.full(len(state.pos), np.inf), tick, sc.world.dt, np.ones(len(g.members), bool),
+        )  # fmt: skip
+        d_slot = np.hypot(*(g.slots - state.pos[g.members]).T)
+        assert ((c.flock_scale == C.FLOCK_EN_ROUTE) | (d_slot < arrive_r)).all()
         seen |= {bool(x) for x in close}
     assert seen == {True, False}  # both on the way and at the formation were looked at
