@@ -7,7 +7,9 @@ there would shut it for the rest), and in sight of the goal (not behind the wall
 comes through, among the crowd still to come; a closer lattice where there is no room).
 When the order is given each unit takes the slot nearest to it overall (the assignment of least
 total distance, :mod:`.assignment`), so that paths cross little. On the way the slots of
-units not yet on theirs are dealt again (:func:`deal_slots`). Positions are world units.
+units not yet on theirs are dealt again (:func:`deal_slots`), and a unit standing on its slot
+in a late one's way moves up into the late one's slot (:func:`move_up`). Positions are world
+units.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ SQUEEZE = (1.0, 0.9, 0.8)
 # units: above this many, slots are dealt within blocks of this many (:func:`assign_nearest`);
 # declared with its memory in the scene budget, which counts the dense deal
 DENSE_MOST = DENSE_SLOT_UNITS
+MOVE_UP_REACH = 1.5  # unit lengths: an arrived unit this near in front of a blocked one moves up
+MOVE_UP_CONE = 0.5  # cosine: "in front" is within 60 degrees of the blocked unit's heading
+MOVE_UP_SLOW = 0.25  # share of the group's speed: below it a unit on its way is blocked
 
 
 def off_the_way(pts: np.ndarray, way: np.ndarray, goal: np.ndarray, spacing: float) -> np.ndarray:
@@ -249,11 +254,6 @@ def deal_slots(
             slots[who] = mine[least_cost_columns(cost(np.arange(len(who)), mine))]
         else:
             slots[who] = mend_in_blocks(slots[who], p, goal, facing, cost)
-
-
-MOVE_UP_REACH = 1.5  # unit lengths: an arrived unit this near in front of a blocked one moves up
-MOVE_UP_CONE = 0.5  # cosine: "in front" is within 60 degrees of the blocked unit's heading
-MOVE_UP_SLOW = 0.25  # share of the group's speed: below it a unit on its way is blocked
 
 
 def move_up(

@@ -102,9 +102,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # without move orders, and in worlds that wrap or are open, are as in model 14). 16: a unit of a
 # group yielding at a door brakes at full reverse while it is faster than it can stop from
 # before its place (runs with fewer than two groups are as in model 15). 17: ordered units at
-# their formation follow the order alone, without the flocking rules (``rts/control.py``), and a
-# unit standing on its slot in the way of a late one of its group moves up into the late one's
-# slot (``rts/slots.py: move_up``; runs without move orders are as in model 16).
+# their formation follow the order alone, without the flocking rules, unless meeting another
+# group's unit head on (``rts/control.py``), and a unit standing on its slot in the way of a late
+# one of its group moves up into the late one's slot (``rts/slots.py: move_up``; runs without
+# move orders are as in model 16).
 MODEL_VERSION = 17
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
