@@ -265,16 +265,17 @@ def move_up(
     length: np.ndarray,
     group_speed: float,
 ) -> np.ndarray:
-    """Swap, in place, the ``slots`` (m, 2) of a unit on its way that an ``arrived`` (m,) unit
-    of its group blocks and of that unit, which moves up into the formation's hole: a unit not
-    arrived, slower than ``MOVE_UP_SLOW`` x ``group_speed``, with an arrived one within
-    ``MOVE_UP_REACH`` of its lengths (m,) in front of its bow (``fwd`` (m, 2), within
-    ``MOVE_UP_CONE``) that stands nearer its slot than it does, takes that unit's slot, and the
-    arrived unit takes its slot, no longer arrived. A late unit's slot lies among units already
-    standing; driving through them it pushes against one standing on its own slot (the
-    1,000-unit bottleneck: 8 s at full throttle, 3 world units behind it); a queue moves up
-    instead. Each unit swaps once a call, with its nearest such partner. ``pos`` (m, 2) world
-    units, ``speed`` (m,) world units/s. Returns the rows no longer arrived."""
+    """Swap, in place, the slot of a blocked late unit with that of the standing unit in front
+    of it, which moves up into the late one's slot, no longer ``arrived``.
+
+    Blocked: not ``arrived`` (m,) bool, slower than ``MOVE_UP_SLOW`` x ``group_speed`` (world
+    units/s), with an arrived unit within ``MOVE_UP_REACH`` of its lengths (m,) in front of its
+    bow (``fwd`` (m, 2), within ``MOVE_UP_CONE``) that stands nearer its slot than it does.
+    Why: a late unit's slot can lie among units already standing; driving through them it
+    pushed against one standing on its own slot (the 1,000-unit bottleneck: 8 s at full
+    throttle, 3 world units behind it); a queue moves up instead. ``slots`` (m, 2) and ``pos``
+    (m, 2) world units, ``speed`` (m,) world units/s. Returns the rows (int) no longer
+    arrived."""
     late = np.flatnonzero(~arrived & (speed < MOVE_UP_SLOW * group_speed))
     standing = np.flatnonzero(arrived)
     if len(late) == 0 or len(standing) == 0:
@@ -295,8 +296,9 @@ def move_up(
     a, b, d = a[ok], b[ok], d[ok]
     order = np.argsort(d, kind="stable")
     a, b = a[order], b[order]
-    # nearest first, each unit in one swap: a pair whose blocked or blocking unit already
-    # swapped is dropped
+    # nearest first, each unit in one swap: each late unit keeps its nearest pair, then each
+    # standing unit its nearest late one (not a full matching: a late unit whose nearest
+    # partner went to a nearer one waits for the next deal, even with another partner free)
     _, first_a = np.unique(a, return_index=True)
     keep = np.zeros(len(a), dtype=bool)
     keep[first_a] = True

@@ -325,3 +325,16 @@ def test_each_unit_moves_up_for_one_late_unit_only_the_nearest():
     moved = move_up(slots, arrived, pos, fwd, np.zeros(3), np.full(3, 4.0), group_speed=7.0)
     assert moved.tolist() == [2]
     assert slots.tolist() == [[30.0, 0.0], [4.0, 0.0], [31.0, 1.0]]
+
+
+def test_one_late_unit_with_two_standing_in_front_swaps_with_the_nearer_only():
+    # two units stand in front of one late unit: a second swap would deal one slot twice
+    slots = np.array([[30.0, 0.0], [3.0, 0.5], [4.5, -0.5]])
+    arrived = np.array([False, True, True])
+    pos = slots.copy()
+    pos[0] = [0.0, 0.0]
+    fwd = np.array([[1.0, 0.0]] * 3)
+    moved = move_up(slots, arrived, pos, fwd, np.zeros(3), np.full(3, 4.0), group_speed=7.0)
+    assert moved.tolist() == [1]
+    assert slots.tolist() == [[3.0, 0.5], [30.0, 0.0], [4.5, -0.5]]
+    assert arrived.tolist() == [False, False, True]
