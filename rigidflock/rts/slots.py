@@ -305,6 +305,6 @@ def move_up(
     a, b = a[keep], b[keep]
     _, first_b = np.unique(b, return_index=True)
     a, b = a[first_b], b[first_b]
-    slots[a], slots[b] = slots[b].copy(), slots[a].copy()
+    slots[a], slots[b] = slots[b], slots[a]  # fancy indexing reads copies first
     arrived[b] = False
     return b
