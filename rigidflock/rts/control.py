@@ -353,8 +353,12 @@ def control_group(
     arrive_r = nav.arrive_radius * L
     close = at_formation(g.slots, g.goal, to_go, arrive_r)  # at the formation, by route
     if (tick - g.tick) % REASSIGN_TICKS == 0:
-        deal_slots(g.slots, g.goal, g.facing, g.arrived, close, b.pos, b.angle, to_go, L)
-        moved = move_up(g.slots, g.arrived, b.pos, b.fwd, b.speed, L, g.speed)
+        # a pair that moved up keeps its slots until each stands on its own: dealt again by
+        # least distance before the standing one has moved, they would swap back
+        kept = g.arrived | g.moved_up
+        deal_slots(g.slots, g.goal, g.facing, kept, close, b.pos, b.angle, to_go, L)
+        late, moved = move_up(g.slots, g.arrived, b.pos, b.fwd, b.speed, L, g.speed)
+        g.moved_up[late] = g.moved_up[moved] = True
         g.best[moved] = np.inf  # its progress counts from its new slot
     to_slot = g.slots - b.pos
     d_slot = np.hypot(*to_slot.T)
@@ -393,6 +397,7 @@ def control_group(
     target = np.where(aim_slot[:, None], g.slots, ahead)
     steer = seek_steer(target - b.pos, b.fwd, b.left)
     g.arrived[:] = update_arrived(g.arrived, d_slot, b.speed, L, g.speed)
+    g.moved_up &= ~g.arrived
 
     seek_force = nav.seek * steering_force * steer
     # no queueing behind a unit of another group coming the other way: pass it on the right

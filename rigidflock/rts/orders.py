@@ -179,7 +179,7 @@ class Orders:
                 g.slots = formation_slots(
                     self.grid, g.field, g.goal, g.facing, len(g.members), spacing, g.path, reach
                 )
-                g.arrived[:] = False
+                g.arrived[:] = g.moved_up[:] = False
             g.best[:] = np.inf
             g.progress_tick[:] = tick
 

@@ -274,12 +274,12 @@ def move_up(
     Why: a late unit's slot can lie among units already standing; driving through them it
     pushed against one standing on its own slot (the 1,000-unit bottleneck: 8 s at full
     throttle, 3 world units behind it); a queue moves up instead. ``slots`` (m, 2) and ``pos``
-    (m, 2) world units, ``speed`` (m,) world units/s. Returns the rows (int) no longer
-    arrived."""
+    (m, 2) world units, ``speed`` (m,) world units/s. Returns the rows (int) of the late units
+    and of the standing ones they swapped with (no longer arrived), pair by pair."""
     late = np.flatnonzero(~arrived & (speed < MOVE_UP_SLOW * group_speed))
     standing = np.flatnonzero(arrived)
     if len(late) == 0 or len(standing) == 0:
-        return standing[:0]
+        return late[:0], standing[:0]
     r = MOVE_UP_REACH * float(length.max())
     near = cKDTree(pos[late]).sparse_distance_matrix(
         cKDTree(pos[standing]), r, output_type="ndarray"
@@ -307,4 +307,4 @@ def move_up(
     a, b = a[first_b], b[first_b]
     slots[a], slots[b] = slots[b], slots[a]  # fancy indexing reads copies first
     arrived[b] = False
-    return b
+    return a, b

@@ -350,3 +350,33 @@ def test_units_at_their_formation_follow_the_order_alone(scene_from):
         assert ((c.flock_scale == C.FLOCK_EN_ROUTE) | (d_slot < arrive_r)).all()
         seen |= {bool(x) for x in close}
     assert seen == {True, False}  # both on the way and at the formation were looked at
+
+
+def test_a_pair_that_moved_up_is_not_dealt_back_before_it_stands(scene_from):
+    # unit 0 is stuck one length behind unit 1, which stands on its slot; its own slot lies
+    # ahead and to the side. Moving up swaps them; half a second later, before unit 1 has
+    # moved, a re-deal by least total distance would swap them back (the three points are
+    # not in a line), and unit 0 would aim past unit 1 again
+    sc = scene_from(
+        '[world]\nsize = [600.0, 400.0]\nbounds = "walls"\n[rules]\nchase = false\n'
+        '[[groups]]\nfamily = "crowd"\ncount = 3\nheading = 0\n'
+        "spawn = { center = [100.0, 200.0], radius = 15.0 }\n"
+        '[[orders]]\nselect = { family = "crowd" }\ngoal = [300.0, 200.0]\n'
+    )
+    sim = Simulation(sc)
+    sim.step()
+    g = next(iter(sim.orders.groups.values()))
+    length = float(sim.units.length[g.members].max())
+    stand, far, side = g.goal, g.goal + [17.0, 8.0], g.goal + [0.0, -3.0 * length]
+    g.slots[:] = [far, stand, side]
+    g.arrived[:] = [False, True, True]
+    state = sim.state.copy()
+    state.pos[g.members] = [stand - [length, 0.0], stand, side]
+    state.vel[g.members] = 0.0
+    state.angle[g.members] = 0.0
+    gap = np.full(len(state.pos), np.inf)
+    tick = g.tick + 10 * C.REASSIGN_TICKS
+    for t in (tick, tick + C.REASSIGN_TICKS, tick + 2 * C.REASSIGN_TICKS):
+        C.control_group(g, state, sim.units, sc.navigation, 40.0, sim.orders.grid, gap, t, 0.02)
+        assert np.allclose(g.slots, [stand, far, side]), f"tick {t}: the swap was undone"
+        assert g.arrived.tolist() == [False, False, True]
