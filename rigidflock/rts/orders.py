@@ -179,7 +179,8 @@ class Orders:
                 g.slots = formation_slots(
                     self.grid, g.field, g.goal, g.facing, len(g.members), spacing, g.path, reach
                 )
-                g.arrived[:] = g.moved_up[:] = False
+                g.arrived[:] = False
+                g.moved_until[:] = -1
             g.best[:] = np.inf
             g.progress_tick[:] = tick
 

@@ -1,27 +1,43 @@
-"""Recordings of the current model, kept as files (``tests/fixtures/*_model17.rfr``, recorded with
-``rigidflock run SCENE --ticks 120 --seed 1 --record FILE``): re-simulating them gives the stored
-states integer for integer. A code change that alters a run's arithmetic fails here, and must
-either be undone or bump ``MODEL_VERSION`` and record these again."""
+"""Recordings of the current model, kept as files (``tests/fixtures/*_model18.rfr``):
+re-simulating them gives the stored states integer for integer. A code change that alters a
+run's arithmetic fails here, and must either be undone or bump ``MODEL_VERSION`` and record these
+again: ``rigidflock run SCENE --ticks 120 --seed 1 --record FILE`` for ``aidemo4`` and
+``rts_doorway``, and ``rigidflock run scenes/scenarios/doorway_one_way.toml --ticks 1320 --seed 1
+--record FILE`` (its four units all on their slots by tick 1293: the 120 ticks of the others end
+long before any unit reaches its formation)."""
 
 import pytest
 
 from rigidflock.replay import ReplayReader, verify
-from rigidflock.sim import MODEL_VERSION
+from rigidflock.sim import MODEL_VERSION, Simulation
 from tests.conftest import ROOT
 
 FIXTURES = sorted((ROOT / "tests" / "fixtures").glob(f"*_model{MODEL_VERSION}.rfr"))
+TICKS = {"aidemo4": 120, "rts_doorway": 120, "doorway_one_way": 1320}  # --ticks of each
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
 def test_a_recording_of_this_model_verifies(path):
     with ReplayReader(path) as reader:
         assert reader.header.get("model_version") == MODEL_VERSION
-        assert reader.ticks == 121  # --ticks 120, tick 0 included
+        ticks = reader.ticks
+        assert ticks == TICKS[path.stem.rsplit("_", 1)[0]] + 1  # tick 0 included
         result = verify(reader)
     assert result.ok, result
-    assert result.ticks_checked == 121 and result.complete
+    assert result.ticks_checked == ticks and result.complete
 
 
 def test_there_are_recordings_of_this_model():
-    # a flock with a player and obstacles, and move orders through a doorway
-    assert {p.stem.rsplit("_", 1)[0] for p in FIXTURES} >= {"aidemo4", "rts_doorway"}
+    # a flock with a player and obstacles, move orders through a doorway, and a group that
+    # reaches its formation
+    assert {p.stem.rsplit("_", 1)[0] for p in FIXTURES} == set(TICKS)
+
+
+def test_the_longer_recording_reaches_the_formation():
+    # the 120-tick recordings end long before any unit is at its formation, where the order
+    # alone steers (model 17): this one covers the way in and the arrival on the slots
+    sim = Simulation(ROOT / "rigidflock" / "scenes" / "scenarios" / "doorway_one_way.toml", seed=1)
+    for _ in range(TICKS["doorway_one_way"]):
+        sim.step()
+    (g,) = sim.orders.groups.values()
+    assert g.arrival_tick is not None and g.arrived.all()

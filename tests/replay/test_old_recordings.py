@@ -50,7 +50,7 @@ def line(version: int) -> str:
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
 def test_an_old_recording_says_it_cannot_be_verified_in_one_line(path, capsys):
     with ReplayReader(path) as reader:
-        assert reader.ticks == 121  # recorded with --ticks 120 (tick 0 included)
+        assert reader.ticks >= 121  # recorded with --ticks 120 or more (tick 0 included)
         result = verify(reader)
     assert not result.ok and result.difference is None
     assert result.unverifiable == line(model_of(path)) and result.ticks_checked == 0

@@ -352,7 +352,7 @@ def test_units_at_their_formation_follow_the_order_alone(scene_from):
     assert seen == {True, False}  # both on the way and at the formation were looked at
 
 
-def test_a_pair_that_moved_up_is_not_dealt_back_before_it_stands(scene_from):
+def test_a_unit_that_moved_up_keeps_its_new_slot_a_while(scene_from):
     # unit 0 is stuck one length behind unit 1, which stands on its slot; its own slot lies
     # ahead and to the side. Moving up swaps them; half a second later, before unit 1 has
     # moved, a re-deal by least total distance would swap them back (the three points are
@@ -367,7 +367,8 @@ def test_a_pair_that_moved_up_is_not_dealt_back_before_it_stands(scene_from):
     sim.step()
     g = next(iter(sim.orders.groups.values()))
     length = float(sim.units.length[g.members].max())
-    stand, far, side = g.goal, g.goal + [17.0, 8.0], g.goal + [0.0, -3.0 * length]
+    stand = g.goal
+    far, side = stand + np.array([17.0, 8.0]), stand + np.array([0.0, -3.0 * length])
     g.slots[:] = [far, stand, side]
     g.arrived[:] = [False, True, True]
     state = sim.state.copy()
@@ -376,7 +377,15 @@ def test_a_pair_that_moved_up_is_not_dealt_back_before_it_stands(scene_from):
     state.angle[g.members] = 0.0
     gap = np.full(len(state.pos), np.inf)
     tick = g.tick + 10 * C.REASSIGN_TICKS
-    for t in (tick, tick + C.REASSIGN_TICKS, tick + 2 * C.REASSIGN_TICKS):
+
+    def control(t):
         C.control_group(g, state, sim.units, sc.navigation, 40.0, sim.orders.grid, gap, t, 0.02)
+
+    for t in range(tick, tick + C.MOVE_UP_HOLD, C.REASSIGN_TICKS):
+        control(t)
         assert np.allclose(g.slots, [stand, far, side]), f"tick {t}: the swap was undone"
         assert g.arrived.tolist() == [False, False, True]
+    # unit 1 never left its old slot (the state is held still): the hold ends and the deal
+    # gives each the slot nearer it again
+    control(tick + C.MOVE_UP_HOLD)
+    assert np.allclose(g.slots, [far, stand, side])
