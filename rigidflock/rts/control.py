@@ -48,9 +48,6 @@ LEAVE_SLOT = 2.0  # an arrived unit pushed this many lengths away drives back
 BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed), on the way
 QUEUE_GAP = 1.0  # unit lengths: full stop behind a unit this close ahead, full speed at twice
 REASSIGN_TICKS = 30  # slots of units still on the way are re-dealt this often
-# ticks: a unit that moved up for a late one is not re-dealt for four deals (2 s at 60 ticks/s),
-# time to leave its old slot; one that cannot is dealt again
-MOVE_UP_HOLD = 4 * REASSIGN_TICKS
 PATH_WINDOW = 24  # cells of the group's path searched ahead of a unit's place each tick
 PATH_LEASH = 20.0  # unit lengths: farther from the path a unit follows the distance field
 FLOCK_EN_ROUTE = 0.5  # share of the rules' force (cohesion, alignment, separation) on the way,
@@ -356,12 +353,8 @@ def control_group(
     arrive_r = nav.arrive_radius * L
     close = at_formation(g.slots, g.goal, to_go, arrive_r)  # at the formation, by route
     if (tick - g.tick) % REASSIGN_TICKS == 0:
-        # a unit that moved up keeps its new slot a while: dealt again by least distance before
-        # it has left the old one, the pair would swap back
-        kept = g.arrived | (g.moved_until > tick)
-        deal_slots(g.slots, g.goal, g.facing, kept, close, b.pos, b.angle, to_go, L)
-        _, moved = move_up(g.slots, g.arrived, b.pos, b.fwd, b.speed, L, g.speed)
-        g.moved_until[moved] = tick + MOVE_UP_HOLD
+        deal_slots(g.slots, g.goal, g.facing, g.arrived, close, b.pos, b.angle, to_go, L)
+        moved = move_up(g.slots, g.arrived, b.pos, b.fwd, b.speed, L, g.speed)
         g.best[moved] = np.inf  # its progress counts from its new slot
     to_slot = g.slots - b.pos
     d_slot = np.hypot(*to_slot.T)

@@ -14,7 +14,6 @@ PER_MEMBER = (
     "members",
     "slots",
     "arrived",
-    "moved_until",
     "best",
     "progress_tick",
     "backing_until",
@@ -42,9 +41,6 @@ class Group:
     # turns, braking in time (:func:`~.turn_speed.path_speed`); set with the path
     path_speed: np.ndarray = None
     arrived: np.ndarray = None  # (m,) bool
-    # (m,) tick: a unit that moved up (:func:`~.slots.move_up`) keeps its new slot, out of the
-    # re-deal, until then
-    moved_until: np.ndarray = None
     best: np.ndarray = None  # (m,) smallest distance to go seen
     progress_tick: np.ndarray = None  # (m,) tick of the last progress
     backing_until: np.ndarray = None  # (m,) a stuck unit reverses until this tick
@@ -75,7 +71,6 @@ class Group:
         if self.plain is None:
             self.plain = self.field
         self.arrived = np.zeros(m, dtype=bool)
-        self.moved_until = np.full(m, -1)
         self.best = np.full(m, np.inf)
         self.progress_tick = np.full(m, self.tick)
         self.backing_until = np.full(m, -1)

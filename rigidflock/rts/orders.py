@@ -180,7 +180,6 @@ class Orders:
                     self.grid, g.field, g.goal, g.facing, len(g.members), spacing, g.path, reach
                 )
                 g.arrived[:] = False
-                g.moved_until[:] = -1
             g.best[:] = np.inf
             g.progress_tick[:] = tick
 

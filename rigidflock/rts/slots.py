@@ -8,8 +8,8 @@ comes through, among the crowd still to come; a closer lattice where there is no
 When the order is given each unit takes the slot nearest to it overall (the assignment of least
 total distance, :mod:`.assignment`), so that paths cross little. On the way the slots of
 units not yet on theirs are dealt again (:func:`deal_slots`), and a unit standing on its slot
-in a late one's way moves up into the late one's slot (:func:`move_up`; the caller leaves it out
-of the next deals, which would swap the pair back). Positions are world units.
+in a late one's way moves up into the late one's slot (:func:`move_up`). Positions are world
+units.
 """
 
 from __future__ import annotations
@@ -212,23 +212,22 @@ def deal_slots(
     slots: np.ndarray,
     goal: np.ndarray,
     facing: np.ndarray,
-    kept: np.ndarray,
+    arrived: np.ndarray,
     close: np.ndarray,
     pos: np.ndarray,
     angle: np.ndarray,
     to_go: np.ndarray,
     length: np.ndarray,
 ) -> None:
-    """Re-deal, in place, the ``slots`` (m, 2) of the members not ``kept`` (m,) bool: those not
-    yet on theirs (arrived ones keep them, and the caller keeps a slot just moved up to). Those
-    still far from the formation get the deepest slots (farthest along the unit vector
-    ``facing`` (2,) from ``goal`` (2,)) in order of ``to_go`` (m,), world units of route left,
-    so the first to arrive do not block the way of the rest. Those ``close`` (m,)
+    """Re-deal, in place, the ``slots`` (m, 2) of the members not yet on theirs (``arrived``
+    (m,) False). Those still far from the formation get the deepest slots (farthest along the
+    unit vector ``facing`` (2,) from ``goal`` (2,)) in order of ``to_go`` (m,), world units of
+    route left, so the first to arrive do not block the way of the rest. Those ``close`` (m,)
     (at the formation) share theirs by least total distance from ``pos`` (m, 2)
     (:mod:`.assignment`), a slot behind a unit (by its heading ``angle`` (m,), radians) costing
     two of its lengths (m,) more; more than ``DENSE_MOST`` of them, within blocks
     (:func:`mend_in_blocks`)."""
-    far = ~kept & ~close
+    far = ~arrived & ~close
     if far.sum() >= 2:
         who = np.flatnonzero(far)
         mine = slots[who]
@@ -236,7 +235,7 @@ def deal_slots(
         by_depth = np.lexsort((mine[:, 1], mine[:, 0], -depth))
         by_route = who[np.lexsort((who, to_go[who]))]
         slots[by_route] = mine[by_depth]
-    near = ~kept & close
+    near = ~arrived & close
     if near.sum() >= 2:
         who = np.flatnonzero(near)
         p, ang, L = pos[who], angle[who], length[who]
@@ -265,7 +264,7 @@ def move_up(
     speed: np.ndarray,
     length: np.ndarray,
     group_speed: float,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> np.ndarray:
     """Swap, in place, the slot of a blocked late unit with that of the standing unit in front
     of it, which moves up into the late one's slot, no longer ``arrived``.
 
@@ -275,12 +274,12 @@ def move_up(
     Why: a late unit's slot can lie among units already standing; driving through them it
     pushed against one standing on its own slot (the 1,000-unit bottleneck: 8 s at full
     throttle, 3 world units behind it); a queue moves up instead. ``slots`` (m, 2) and ``pos``
-    (m, 2) world units, ``speed`` (m,) world units/s. Returns the rows (int) of the late units
-    and of the standing ones they swapped with (no longer arrived), pair by pair."""
+    (m, 2) world units, ``speed`` (m,) world units/s. Returns the rows (int) no longer
+    arrived."""
     late = np.flatnonzero(~arrived & (speed < MOVE_UP_SLOW * group_speed))
     standing = np.flatnonzero(arrived)
     if len(late) == 0 or len(standing) == 0:
-        return late[:0], standing[:0]
+        return standing[:0]
     r = MOVE_UP_REACH * float(length.max())
     near = cKDTree(pos[late]).sparse_distance_matrix(
         cKDTree(pos[standing]), r, output_type="ndarray"
@@ -308,4 +307,4 @@ def move_up(
     a, b = a[first_b], b[first_b]
     slots[a], slots[b] = slots[b], slots[a]  # fancy indexing reads copies first
     arrived[b] = False
-    return a, b
+    return b

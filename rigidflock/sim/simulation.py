@@ -105,10 +105,8 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # their formation follow the order alone, without the flocking rules, unless meeting another
 # group's unit head on (``rts/control.py``), and a unit standing on its slot in the way of a late
 # one of its group moves up into the late one's slot (``rts/slots.py: move_up``; runs without
-# move orders are as in model 16). 18: a unit that moved up is not dealt a slot again for four
-# deals (``rts/control.py: MOVE_UP_HOLD``; the deal swapped the pair back before it had moved;
-# runs where no unit moves up are as in model 17).
-MODEL_VERSION = 18
+# move orders are as in model 16).
+MODEL_VERSION = 17
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python

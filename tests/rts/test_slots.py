@@ -288,8 +288,8 @@ def test_a_unit_standing_in_a_late_one_s_way_moves_up_to_its_slot():
     # the bottleneck's late unit pushed for 8 s at full throttle into one standing on its slot,
     # 3 world units ahead: the standing one takes the far slot and the late one its place
     slots, arrived, pos, fwd, speed, L = _queue()
-    late, moved = move_up(slots, arrived, pos, fwd, speed, L, group_speed=7.0)
-    assert late.tolist() == [0] and moved.tolist() == [1]
+    moved = move_up(slots, arrived, pos, fwd, speed, L, group_speed=7.0)
+    assert moved.tolist() == [1]
     assert slots.tolist() == [[3.0, 0.0], [23.0, 0.0], [3.0, 10.0]]
     assert arrived.tolist() == [False, False, True]
 
@@ -305,8 +305,7 @@ def test_a_unit_standing_in_a_late_one_s_way_moves_up_to_its_slot():
 def test_no_unit_moves_up_for_one_not_blocked_by_it(late_speed, heading, why):
     slots, arrived, pos, fwd, speed, L = _queue(late_speed, heading)
     before = slots.copy()
-    late, moved = move_up(slots, arrived, pos, fwd, speed, L, group_speed=7.0)
-    assert len(late) == len(moved) == 0, why
+    assert len(move_up(slots, arrived, pos, fwd, speed, L, group_speed=7.0)) == 0, why
     assert (slots == before).all() and arrived.tolist() == [False, True, True]
 
 
@@ -314,7 +313,7 @@ def test_no_unit_moves_up_away_from_the_late_one_s_slot():
     # the late unit's slot lies behind it: the standing unit ahead is farther from it
     slots, arrived, pos, fwd, speed, L = _queue()
     slots[0] = [-20.0, 0.0]
-    assert len(move_up(slots, arrived, pos, fwd, speed, L, group_speed=7.0)[1]) == 0
+    assert len(move_up(slots, arrived, pos, fwd, speed, L, group_speed=7.0)) == 0
 
 
 def test_each_unit_moves_up_for_one_late_unit_only_the_nearest():
@@ -323,8 +322,8 @@ def test_each_unit_moves_up_for_one_late_unit_only_the_nearest():
     arrived = np.array([False, False, True])
     pos = np.array([[0.0, 0.0], [1.5, 1.0], [4.0, 0.0]])
     fwd = np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 0.0]])
-    late, moved = move_up(slots, arrived, pos, fwd, np.zeros(3), np.full(3, 4.0), 7.0)
-    assert late.tolist() == [1] and moved.tolist() == [2]
+    moved = move_up(slots, arrived, pos, fwd, np.zeros(3), np.full(3, 4.0), group_speed=7.0)
+    assert moved.tolist() == [2]
     assert slots.tolist() == [[30.0, 0.0], [4.0, 0.0], [31.0, 1.0]]
 
 
@@ -335,7 +334,7 @@ def test_one_late_unit_with_two_standing_in_front_swaps_with_the_nearer_only():
     pos = slots.copy()
     pos[0] = [0.0, 0.0]
     fwd = np.array([[1.0, 0.0]] * 3)
-    late, moved = move_up(slots, arrived, pos, fwd, np.zeros(3), np.full(3, 4.0), 7.0)
-    assert late.tolist() == [0] and moved.tolist() == [1]
+    moved = move_up(slots, arrived, pos, fwd, np.zeros(3), np.full(3, 4.0), group_speed=7.0)
+    assert moved.tolist() == [1]
     assert slots.tolist() == [[3.0, 0.5], [30.0, 0.0], [4.5, -0.5]]
     assert arrived.tolist() == [False, False, True]
