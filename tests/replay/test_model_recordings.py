@@ -33,9 +33,10 @@ def test_there_are_recordings_of_this_model():
     assert {p.stem.rsplit("_", 1)[0] for p in FIXTURES} == set(TICKS)
 
 
-def test_the_longer_recording_reaches_the_formation():
+def test_the_longer_recordings_ticks_reach_the_formation():
     # the 120-tick recordings end long before any unit is at its formation, where the order
-    # alone steers (model 17): this one covers the way in and the arrival on the slots
+    # alone steers (model 17): the scene recorded for longer has every unit on its slot within
+    # the recorded ticks (it verifies above, so the recording holds the same states)
     sim = Simulation(ROOT / "rigidflock" / "scenes" / "scenarios" / "doorway_one_way.toml", seed=1)
     for _ in range(TICKS["doorway_one_way"]):
         sim.step()
