@@ -7,6 +7,13 @@ from rigidflock.replay import Recorder, quantize
 from tests.conftest import ROOT
 
 AIDEMO4 = ROOT / "scenes" / "aidemo4.toml"
+# the --ticks each model's recordings in tests/fixtures were made with, by scene
+FIXTURE_TICKS = {"aidemo4": 120, "rts_doorway": 120, "doorway_one_way": 1320}
+
+
+def fixture_scene(path) -> str:
+    """The scene a fixture recording (``SCENE_modelN.rfr``, ``SCENE_v010.rfr``) is of."""
+    return path.stem.rsplit("_", 1)[0]
 
 
 def record_run(path, scene_path, ticks, commands=None, precision="compact", chunk_ticks=None,

@@ -11,9 +11,9 @@ import pytest
 from rigidflock.replay import ReplayReader, verify
 from rigidflock.sim import MODEL_VERSION, Simulation
 from tests.conftest import ROOT
+from tests.replay.recording import FIXTURE_TICKS, fixture_scene
 
 FIXTURES = sorted((ROOT / "tests" / "fixtures").glob(f"*_model{MODEL_VERSION}.rfr"))
-TICKS = {"aidemo4": 120, "rts_doorway": 120, "doorway_one_way": 1320}  # --ticks of each
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
@@ -21,7 +21,7 @@ def test_a_recording_of_this_model_verifies(path):
     with ReplayReader(path) as reader:
         assert reader.header.get("model_version") == MODEL_VERSION
         ticks = reader.ticks
-        assert ticks == TICKS[path.stem.rsplit("_", 1)[0]] + 1  # tick 0 included
+        assert ticks == FIXTURE_TICKS[fixture_scene(path)] + 1  # tick 0 included
         result = verify(reader)
     assert result.ok, result
     assert result.ticks_checked == ticks and result.complete
@@ -30,7 +30,7 @@ def test_a_recording_of_this_model_verifies(path):
 def test_there_are_recordings_of_this_model():
     # a flock with a player and obstacles, move orders through a doorway, and a group that
     # reaches its formation
-    assert {p.stem.rsplit("_", 1)[0] for p in FIXTURES} == set(TICKS)
+    assert {fixture_scene(p) for p in FIXTURES} == set(FIXTURE_TICKS)
 
 
 def test_the_longer_recordings_ticks_reach_the_formation():
@@ -38,7 +38,7 @@ def test_the_longer_recordings_ticks_reach_the_formation():
     # alone steers (model 17): the scene recorded for longer has every unit on its slot within
     # the recorded ticks (it verifies above, so the recording holds the same states)
     sim = Simulation(ROOT / "rigidflock" / "scenes" / "scenarios" / "doorway_one_way.toml", seed=1)
-    for _ in range(TICKS["doorway_one_way"]):
+    for _ in range(FIXTURE_TICKS["doorway_one_way"]):
         sim.step()
     (g,) = sim.orders.groups.values()
     assert g.arrival_tick is not None and g.arrived.all()

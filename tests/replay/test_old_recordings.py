@@ -26,6 +26,7 @@ from rigidflock.replay.playback import Playback
 from rigidflock.scene.specs import MAX_FACTOR
 from rigidflock.sim import MODEL_VERSION
 from tests.conftest import ROOT
+from tests.replay.recording import FIXTURE_TICKS, fixture_scene
 
 FIXTURES = sorted((ROOT / "tests" / "fixtures").glob("*_v010.rfr")) + [
     p
@@ -50,7 +51,7 @@ def line(version: int) -> str:
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
 def test_an_old_recording_says_it_cannot_be_verified_in_one_line(path, capsys):
     with ReplayReader(path) as reader:
-        assert reader.ticks >= 121  # recorded with --ticks 120 or more (tick 0 included)
+        assert reader.ticks == FIXTURE_TICKS[fixture_scene(path)] + 1  # tick 0 included
         result = verify(reader)
     assert not result.ok and result.difference is None
     assert result.unverifiable == line(model_of(path)) and result.ticks_checked == 0
