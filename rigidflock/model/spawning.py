@@ -20,6 +20,7 @@ from rigidflock.model.state import (
     ROLE_PLAYER,
     Units,
 )
+from rigidflock.model.steering.neighbours import cross_pairs
 from rigidflock.scene import Scene
 
 ROLE_CODES = {"none": ROLE_NONE, "chase": ROLE_CHASE, "intercept": ROLE_INTERCEPT}
@@ -123,11 +124,8 @@ def bad_spawns(
     bad = np.zeros(units.n, dtype=bool)
     if len(obstacles):
         reach = float(obstacles[:, 2].max() + units.length.max())
-        near = cKDTree(pos).sparse_distance_matrix(
-            cKDTree(obstacles[:, :2]), reach, output_type="ndarray"
-        )
-        ui, oi = near["i"], near["j"]
-        inside = near["v"] < obstacles[oi, 2] + units.length[ui]
+        ui, oi, dist = cross_pairs(pos, obstacles[:, :2], reach)
+        inside = dist < obstacles[oi, 2] + units.length[ui]
         bad[ui[inside]] = True
     if is_free is not None:
         bad |= ~is_free(pos)

@@ -21,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from rigidflock.model.state import State, Units
+from rigidflock.model.steering.neighbours import cross_pairs
 from rigidflock.model.steering.pursuit import seek_steer
 from rigidflock.rts.groups import Group
 from rigidflock.rts.in_line import ahead_in_line, in_line_reach
@@ -177,12 +177,10 @@ def oncoming_ahead(
         return out
     # candidates from a k-d tree (all pairs was (m, others) a tick, ~6 ms a group at 1,000)
     reach = in_line_reach(length, ONCOMING_AHEAD)
-    near = cKDTree(pos[members]).sparse_distance_matrix(
-        cKDTree(pos[others]), reach, output_type="ndarray"
-    )
-    if len(near) == 0:
+    i, j, _ = cross_pairs(pos[members], pos[others], reach)
+    if len(i) == 0:
         return out
-    i, j = near["i"], others[near["j"]]
+    j = others[j]
     fwd = np.stack([np.cos(angle[members[i]]), np.sin(angle[members[i]])], axis=1)
     a = angle[j]
     facing = fwd[:, 0] * np.cos(a) + fwd[:, 1] * np.sin(a) < 0.0

@@ -20,8 +20,8 @@ Units: world units, seconds. m: the group's members, p: pairs of members within 
 from __future__ import annotations
 
 import numpy as np
-from scipy.spatial import cKDTree
 
+from rigidflock.model.steering.neighbours import cross_pairs
 from rigidflock.rts.control import QUEUE_GAP
 from rigidflock.rts.progress import CROWDED
 
@@ -55,8 +55,8 @@ def merge_gap(
     if len(w) == 0:
         return gap
     r = REACH * float(length.max())
-    near = cKDTree(pos[w]).sparse_distance_matrix(cKDTree(pos), r, output_type="ndarray")
-    k, o = w[near["i"]], near["j"]  # waiting unit k, passing unit o
+    i, o, _ = cross_pairs(pos[w], pos, r)
+    k = w[i]  # waiting unit k, passing unit o
     d = pos[k] - pos[o]
     dist = np.hypot(d[:, 0], d[:, 1])
     ahead = np.einsum("pc,pc->p", d, fwd[o])

@@ -17,8 +17,8 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from scipy.spatial import cKDTree
 
+from rigidflock.model.steering.neighbours import cross_pairs
 from rigidflock.rts.assignment import least_cost_columns
 from rigidflock.rts.navigation import Field, Grid
 from rigidflock.scene.budget import DENSE_SLOT_UNITS
@@ -281,11 +281,8 @@ def move_up(
     if len(late) == 0 or len(standing) == 0:
         return standing[:0]
     r = MOVE_UP_REACH * float(length.max())
-    near = cKDTree(pos[late]).sparse_distance_matrix(
-        cKDTree(pos[standing]), r, output_type="ndarray"
-    )
-    a, b = late[near["i"]], standing[near["j"]]
-    d = near["v"]
+    i, j, d = cross_pairs(pos[late], pos[standing], r)
+    a, b = late[i], standing[j]
     off = pos[b] - pos[a]
     ok = (
         (d > 0.0)

@@ -35,9 +35,9 @@ nothing else steers it then (:func:`escape`).
 from __future__ import annotations
 
 import numpy as np
-from scipy.spatial import cKDTree
 
-from rigidflock.model.torus import fold, min_image
+from rigidflock.model.steering.neighbours import cross_pairs
+from rigidflock.model.torus import min_image
 
 PRIORITY_REACH = 0.5  # share of the feeler: a felt surface nearer than this takes priority
 PRIORITY_FULL = 0.2  # share of the feeler: nearer than this, avoidance alone steers
@@ -66,13 +66,8 @@ def _pairs(pos, obstacles, feeler_len, clearance, box):
     if n * m <= 200_000:
         return np.divmod(np.arange(n * m), m)
     reach = float(np.max(feeler_len) + np.max(obstacles[:, 2]) + np.max(clearance))
-    if box is not None:
-        tu = cKDTree(fold(pos, box), boxsize=box)
-        to = cKDTree(fold(obstacles[:, :2], box), boxsize=box)
-    else:
-        tu, to = cKDTree(pos), cKDTree(obstacles[:, :2])
-    pairs = tu.sparse_distance_matrix(to, reach, output_type="ndarray")
-    return pairs["i"].astype(np.intp), pairs["j"].astype(np.intp)
+    ui, oi, _ = cross_pairs(pos, obstacles[:, :2], reach, box)
+    return ui, oi
 
 
 def _geometry(pos, heading, obstacles, ui, oi, box):
