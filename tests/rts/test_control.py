@@ -1,6 +1,8 @@
 """One tick of a group's movement: each concern of :mod:`rigidflock.rts.control` on small
 hand-made arrays, and the group's speed end to end."""
 
+import copy
+
 import numpy as np
 import pytest
 
@@ -334,19 +336,22 @@ def test_units_at_their_formation_follow_the_order_alone(scene_from):
         to_go = g.field.dist[sim.orders.grid.cell_of(state.pos[g.members])]
         arrive_r = sc.navigation.arrive_radius * sim.units.length[g.members]
         close = C.at_formation(g.slots, g.goal, to_go, arrive_r)
+        # on copies of the group: control_group deals slots and tracks progress in place, so
+        # calls on the simulation's own group would change the run the loop goes on with
         c = C.control_group(
-            g, state, sim.units, sc.navigation, 40.0, sim.orders.grid,
+            copy.deepcopy(g), state, sim.units, sc.navigation, 40.0, sim.orders.grid,
             np.full(len(state.pos), np.inf), tick, sc.world.dt,
         )  # fmt: skip
         assert (c.flock_scale[close] == 0.0).all()
         assert (c.flock_scale[~close] == C.FLOCK_EN_ROUTE).all()
         # meeting another group's unit head on, a unit keeps flocking short of its slot: there
         # separation turns both to starboard
+        dealt = copy.deepcopy(g)
         c = C.control_group(
-            g, state, sim.units, sc.navigation, 40.0, sim.orders.grid,
+            dealt, state, sim.units, sc.navigation, 40.0, sim.orders.grid,
             np.full(len(state.pos), np.inf), tick, sc.world.dt, np.ones(len(g.members), bool),
         )  # fmt: skip
-        d_slot = np.hypot(*(g.slots - state.pos[g.members]).T)
+        d_slot = np.hypot(*(dealt.slots - state.pos[g.members]).T)
         assert ((c.flock_scale == C.FLOCK_EN_ROUTE) | (d_slot < arrive_r)).all()
         seen |= {bool(x) for x in close}
     assert seen == {True, False}  # both on the way and at the formation were looked at
