@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from rigidflock.model.steering.cells import row_pairs
 from rigidflock.model.steering.neighbours import (
     VerletPairs,
+    cross_pairs,
     directed,
     min_image,
     pairs_brute,
@@ -40,6 +41,32 @@ def test_kdtree_matches_brute_force(n, seed, radius, wrap):
     ref = pairs_brute(pos, radius, b)
     assert_same(pairs_kdtree(pos, radius, b), ref)
     assert_same(pairs_cells(pos, radius, b), ref)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(0, 40),
+    m=st.integers(0, 40),
+    seed=st.integers(0, 2**32 - 1),
+    radius=st.floats(0.5, 140.0),  # under half the box: one image of a point is in range
+    wrap=st.booleans(),
+)
+def test_cross_pairs_are_every_pair_within_the_radius(n, m, seed, radius, wrap):
+    # between two sets (units and obstacles, one group and the rest): every (i, j) within
+    # ``radius``, boundary included, each once, with its (minimum-image) distance
+    rng = np.random.default_rng(seed)
+    box = np.array([400.0, 300.0])
+    a, b = rng.random((n, 2)) * box, rng.random((m, 2)) * box
+    if n and m:
+        b[0] = a[0]  # a point on another: distance 0
+    w = box if wrap else None
+    i, j, d = cross_pairs(a, b, radius, w)
+    want = np.hypot(*min_image(b[None, :, :] - a[:, None, :], w).transpose(2, 0, 1))
+    assert sorted(zip(i.tolist(), j.tolist(), strict=True)) == sorted(
+        zip(*np.nonzero(want <= radius), strict=True)
+    )
+    np.testing.assert_allclose(d, want[i, j], atol=1e-9)
+    assert i.dtype == j.dtype == np.intp
 
 
 def test_wrap_around_pairs_across_the_edge():
