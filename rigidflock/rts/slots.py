@@ -15,7 +15,9 @@ units.
 from __future__ import annotations
 
 import itertools
+import math
 
+import numba as nb
 import numpy as np
 
 from rigidflock.model.steering.neighbours import cross_pairs
@@ -208,6 +210,22 @@ def _by_depth(p: np.ndarray, goal: np.ndarray, facing: np.ndarray) -> np.ndarray
     return np.lexsort((rel @ side, rel @ f))
 
 
+@nb.njit(cache=True)
+def slot_cost(pos, cos_a, sin_a, behind, slots, out):
+    """``out`` (m, k): the cost of each unit at ``pos`` (m, 2) taking each of ``slots`` (k, 2),
+    world units: the straight distance, plus ``behind`` (m,) when the slot lies behind the unit
+    (its heading's ``cos_a``, ``sin_a`` (m,)). Compiled: a 1,000-unit deal built it in numpy
+    from (m, k, 2) temporaries, ~70 ms every half second; the same floating-point operations,
+    so the same deal."""
+    for r in range(pos.shape[0]):
+        for c in range(slots.shape[0]):
+            ox = slots[c, 0] - pos[r, 0]
+            oy = slots[c, 1] - pos[r, 1]
+            d = math.hypot(ox, oy)
+            out[r, c] = d + behind[r] if ox * cos_a[r] + oy * sin_a[r] < 0 else d
+    return out
+
+
 def deal_slots(
     slots: np.ndarray,
     goal: np.ndarray,
@@ -241,13 +259,9 @@ def deal_slots(
         p, ang, L = pos[who], angle[who], length[who]
 
         def cost(rows: np.ndarray, mine: np.ndarray) -> np.ndarray:
-            off = mine[None, :, :] - p[rows][:, None, :]
-            ahead = (
-                off[..., 0] * np.cos(ang[rows])[:, None] + off[..., 1] * np.sin(ang[rows])[:, None]
-            )
-            return np.hypot(off[..., 0], off[..., 1]) + np.where(
-                ahead < 0, 2.0 * L[rows][:, None], 0.0
-            )
+            out = np.empty((len(rows), len(mine)))
+            a = ang[rows]
+            return slot_cost(p[rows], np.cos(a), np.sin(a), 2.0 * L[rows], mine, out)
 
         if len(who) <= DENSE_MOST:
             mine = slots[who]
