@@ -26,6 +26,7 @@ KERNEL_MODULES = (
     "rigidflock.sim.give_way",
     "rigidflock.rts.assignment",
     "rigidflock.rts.sight",
+    "rigidflock.rts.slots",
 )
 
 
@@ -68,22 +69,24 @@ def warm_up(scene, ticks: int = 2) -> float:
 
 def _rare_kernels() -> None:
     """Compile the kernels a short run may not reach (a unit with nobody within the search
-    radius, the other thread count's neighbour rebuild, move orders' sight and slot auction):
-    else the first long run pays for them mid-run (~3 ms of a 10,000-unit tick, once; ~1 s
-    for the auction)."""
+    radius, the other thread count's neighbour rebuild, move orders' sight, slot costs and slot
+    auction): else the first long run pays for them mid-run (~3 ms of a 10,000-unit tick, once;
+    ~1 s for the auction)."""
     import numpy as np
 
     from rigidflock.model.metrics import nn_completed
     from rigidflock.model.steering import cells
     from rigidflock.rts import navigation
     from rigidflock.rts.assignment import SCALING, auction
+    from rigidflock.rts.slots import slot_cost
 
     pos = np.array([[0.0, 0.0], [1.0, 0.0], [50.0, 50.0]])
     nn_completed(np.array([1.0, 1.0, np.inf]), pos, None, 5.0)
     for wrap, (w, h) in ((False, (0.0, 0.0)), (True, (60.0, 60.0))):
         cells.ordered_rows(pos, 5.0, w, h, wrap)
         cells.ordered_rows_serial(pos, 5.0, w, h, wrap)
-    # move orders: line of sight (a scene without orders never asks), the slot auction (groups
-    # of AUCTION_FROM units or more)
+    # move orders: line of sight (a scene without orders never asks), the slots' costs (a
+    # group at its formation) and auction (groups of AUCTION_FROM units or more)
     navigation.build_grid((8.0, 8.0), 2.0, 0.5).sees(pos[:2], pos[1:])
+    slot_cost(pos, np.ones(3), np.zeros(3), np.ones(3), pos, np.empty((3, 3)))
     auction(np.eye(2), 1e-3, SCALING)
