@@ -23,6 +23,16 @@ def scene_from():
 SCENES = sorted((ROOT / "scenes").glob("*.toml"))
 
 
+def load_tool(name: str):
+    """The script ``tools/<name>.py`` as a module (the tools are scripts, not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def trajectory(sim, ticks: int):
     """(ticks, 6N): every unit's position, velocity, angle and spin after each of ``ticks``
     steps, one row a tick (two runs compare bit for bit)."""

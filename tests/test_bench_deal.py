@@ -1,16 +1,12 @@
 """tools/bench_deal.py: the slot deal's compiled cost against the numpy expression it replaced."""
 
-import importlib.util
-
 import numpy as np
 import pytest
 
 from rigidflock.rts.slots import slot_cost
-from tests.conftest import ROOT
+from tests.conftest import load_tool
 
-spec = importlib.util.spec_from_file_location("bench_deal", ROOT / "tools/bench_deal.py")
-tool = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(tool)
+tool = load_tool("bench_deal")
 
 
 def test_the_tool_finds_the_two_costs_the_same_and_prints_their_times(capsys, monkeypatch):

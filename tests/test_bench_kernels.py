@@ -1,18 +1,14 @@
 """tools/bench_kernels.py: the tick's own kernel calls, timed as the tick makes them."""
 
-import importlib.util
-
 import numpy as np
 
 from rigidflock.bench import bench_scene
 from rigidflock.model import vehicle
 from rigidflock.model.steering import kernels, unit_kernel
 from rigidflock.sim import Simulation
-from tests.conftest import ROOT, trajectory
+from tests.conftest import load_tool, trajectory
 
-spec = importlib.util.spec_from_file_location("bench_kernels", ROOT / "tools/bench_kernels.py")
-tool = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(tool)
+tool = load_tool("bench_kernels")
 KERNELS = ((kernels, "gather_rows"), (kernels, "pair_pass"), (unit_kernel, "unit_pass"))
 
 

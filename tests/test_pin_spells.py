@@ -1,16 +1,12 @@
 """tools/pin_spells.py: the pins of one scenario run, and with ``--crowd`` the stalls of ordered
 units that touched nothing static, to set the pins against."""
 
-import importlib.util
-
 import numpy as np
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import load_tool
 
-spec = importlib.util.spec_from_file_location("pin_spells", ROOT / "tools/pin_spells.py")
-tool = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(tool)
+tool = load_tool("pin_spells")
 
 
 def test_a_stall_is_a_slow_spell_that_touched_nothing_static_and_ends_on_the_slot():

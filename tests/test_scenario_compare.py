@@ -1,17 +1,12 @@
 """tools/scenario_compare.py: two runs of the scenario suite matched seed by seed."""
 
-import importlib.util
 import json
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import load_tool
 
-spec = importlib.util.spec_from_file_location(
-    "scenario_compare", ROOT / "tools/scenario_compare.py"
-)
-tool = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(tool)
+tool = load_tool("scenario_compare")
 
 
 def row(name, seed, pin, t100=100.0, limit=200.0, pinned=10.0, reaction=None):

@@ -1,14 +1,10 @@
 """tools/unit_trace.py: the order control behind each unit in a box, sample by sample."""
 
-import importlib.util
-
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import load_tool
 
-spec = importlib.util.spec_from_file_location("unit_trace", ROOT / "tools/unit_trace.py")
-tool = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(tool)
+tool = load_tool("unit_trace")
 
 
 def test_every_ordered_unit_in_the_box_at_every_sample():
