@@ -34,6 +34,32 @@ def test_pins_are_compared_seed_by_seed_and_late_runs_counted(tmp_path, capsys):
     assert tool.main([str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--per-seed"]) == 0
     out = capsys.readouterr().out
     assert "+1.25 +- 0.25" in out and "1 rows in one file only" in out and "2: 5.50->6.50" in out
+    assert "(seeds [2] -> [2, 4])" in out
+
+
+def test_the_other_figures_are_paired_over_the_runs_that_have_them():
+    """Pinned time and wall contacts paired over every seed; the time to 95% only over seeds
+    where both runs reached it (seed 3's new run did not: no t95); a pair whose rows differ
+    only in the wall-clock seconds is not a changed run."""
+    base = {
+        ("bn", k, None): row("bn", k, 4.0, pinned=p) for k, p in [(1, 10.0), (2, 20.0), (3, 30.0)]
+    }
+    new = {
+        ("bn", k, None): row("bn", k, 4.0, pinned=p) for k, p in [(1, 10.0), (2, 24.0), (3, 38.0)]
+    }
+    for rows, walls, t95 in (
+        (base, [5, 6, 7], [50.0, 60.0, 70.0]),
+        (new, [5, 9, 7], [50.0, 66.0, None]),
+    ):
+        for k, w, t in zip(sorted(rows), walls, t95, strict=True):
+            rows[k].update(wall_contacts=w, t95=t, seconds=float(w))
+    new[("bn", 1, None)]["seconds"] = 99.0
+    (s,) = tool.compare(base, new, 5.0)
+    assert s["changed"] == 2  # seed 1 differs only in its seconds
+    # diffs 0, 4, 8: mean 4, standard deviation 4, standard error 4 / sqrt(3)
+    assert s["pinned"] == pytest.approx((20.0, 24.0, 4.0, 4.0 / 3**0.5))
+    assert s["wall_contacts"] == pytest.approx((6.0, 7.0, 1.0, 1.0))  # diffs 0, 3, 0
+    assert s["t95"] == pytest.approx((55.0, 58.0, 3.0, 3.0))  # seeds 1, 2: diffs 0, 6
 
 
 def test_a_file_that_is_not_a_suite_run_is_one_line_naming_it(tmp_path):
