@@ -7,8 +7,9 @@ queueing for it (it is beside the stream's way, not ahead), so the lane waits fo
 stream flows, pressed against the face (pinned 5-7 s in the 1,000-unit bottleneck). Drivers at a
 lane merge take turns. Here a unit against a wall that has made no progress
 (:func:`~.progress.track_progress`) for ``MERGE_WAIT`` seconds counts as ahead of every unit of
-its group that has it in front of its bow (anywhere in that half plane, not only in the
-one-length corridor a queue looks down) and has waited ``MERGE_MARGIN`` less: those queue for it
+its group that has the waiting unit's bow (where it would go, half a length ahead of its centre)
+in front of it (anywhere in that half plane, not only in the one-length corridor a queue looks
+down) and has waited ``MERGE_MARGIN`` less: those queue for it
 by the queue's own rule (:func:`~.control.cruise_throttle`: slowing from two lengths of centre
 distance, stopped at one; a unit passing the lane's head 1.25-1.75 lengths off wants a quarter
 to three quarters of the group's speed). Once the head moves on, its wait is over, and the next
@@ -47,10 +48,11 @@ def merge_gap(
     waiting: np.ndarray,
 ) -> np.ndarray:
     """(m,) ``gap`` (the distance to the nearest unit ahead, world units) or less: the
-    distance to the nearest unit ``waiting`` (m,) bool to merge that lies in front of the bow
-    (``fwd`` (m, 2)) and has ``waited`` (m,) seconds ``MERGE_MARGIN`` longer. ``pos`` (m, 2)
-    world units. Only pairs within ``REACH`` of the longest ``length`` (m,) are looked at (a
-    k-d tree): a gap farther than that changes no throttle and no stuck detection."""
+    distance to the nearest unit ``waiting`` (m,) bool to merge whose own bow (half its
+    ``length`` ahead of its centre) lies ahead of the unit's centre along its heading (``fwd``
+    (m, 2), unit vectors) and that has ``waited`` (m,) seconds ``MERGE_MARGIN`` longer.
+    ``pos`` (m, 2) world units. Only pairs within ``REACH`` of the longest ``length`` (m,) are
+    looked at (a k-d tree): a gap farther than that changes no throttle and no stuck detection."""
     w = np.flatnonzero(waiting)
     if len(w) == 0:
         return gap
@@ -59,7 +61,10 @@ def merge_gap(
     k = w[i]  # waiting unit k, passing unit o
     d = pos[k] - pos[o]
     dist = np.hypot(d[:, 0], d[:, 1])
-    ahead = np.einsum("pc,pc->p", d, fwd[o])
+    # judged by the waiting unit's bow, where it would go: turned toward the gap beside a
+    # passing unit, its centre can be abeam while its bow is already ahead on that unit's way
+    bow = d + 0.5 * length[k][:, None] * fwd[k]
+    ahead = np.einsum("pc,pc->p", bow, fwd[o])
     lets_in = (ahead > 0) & (waited[k] > waited[o] + MERGE_MARGIN)
     out = gap.copy()
     np.minimum.at(out, o[lets_in], dist[lets_in])

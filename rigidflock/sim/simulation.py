@@ -105,8 +105,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # their formation follow the order alone, without the flocking rules, unless meeting another
 # group's unit head on (``rts/control.py``), and a unit standing on its slot in the way of a late
 # one of its group moves up into the late one's slot (``rts/slots.py: move_up``; runs without
-# move orders are as in model 16).
-MODEL_VERSION = 17
+# move orders are as in model 16). 18: a unit waiting against a wall to merge is let in by the
+# units it would go ahead of, judged by its bow rather than its centre (``rts/merging.py``; runs
+# without move orders are as in model 17).
+MODEL_VERSION = 18
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python

@@ -16,13 +16,16 @@ EAST = np.array([1.0, 0.0])
 HEAD = (297.5, 212.0)
 
 
-def gap_of(stream_pos, lane_pos, waited_stream, waited_lane, gap=np.inf, fwd=EAST):
-    """The stream unit's gap with one lane unit (waiting to merge) beside its way."""
+def gap_of(
+    stream_pos, lane_pos, waited_stream, waited_lane, gap=np.inf, fwd=EAST, lane_fwd=(0.0, -1.0)
+):
+    """The stream unit's gap with one lane unit (waiting to merge, heading ``lane_fwd``: down
+    the wall's face by default) beside its way."""
     pos = np.array([stream_pos, lane_pos], float)
     out = M.merge_gap(
         np.array([gap, np.inf]),
         pos,
-        np.array([fwd, [0.0, -1.0]], float),
+        np.array([fwd, lane_fwd], float),
         np.full(2, L),
         np.array([waited_stream, waited_lane], float),
         np.array([False, True]),
@@ -53,6 +56,19 @@ def test_no_queueing_for_a_unit_it_need_not_let_in(stream, waited_stream, waited
     assert gap_of(stream, HEAD, waited_stream, waited_lane) == np.inf, why
 
 
+def test_the_lane_head_is_ahead_by_its_bow_not_its_centre():
+    """The lane's head turned 45 degrees off the face toward the jamb, down the stream's way
+    (as the slide along the wall turns it): its centre a quarter length behind the stream
+    unit's centre line, its bow (half a length ahead of its centre) 0.10 lengths in front. It
+    would go there, so the stream unit lets it in. Turned the other way (up the face, away
+    from the gap), with its centre a quarter length in front and its bow 0.10 lengths behind,
+    it would not: the stream unit passes."""
+    s = np.sqrt(0.5)
+    behind, ahead = (HEAD[0] + 0.25 * L, 206.0), (HEAD[0] - 0.25 * L, 206.0)
+    assert gap_of(behind, HEAD, 0.0, 3.0, lane_fwd=(s, -s)) == pytest.approx(np.hypot(L / 4, 6))
+    assert gap_of(ahead, HEAD, 0.0, 3.0, lane_fwd=(-s, s)) == np.inf
+
+
 def test_waiting_to_merge_takes_a_second_against_a_wall_on_the_way():
     against = np.array([True, True, True, False])
     arrived = np.array([False, False, True, False])
@@ -79,7 +95,8 @@ def test_the_tree_finds_every_pair_the_queue_would_feel(seed):
 
     w = np.flatnonzero(waiting)
     d = pos[w][None, :, :] - pos[:, None, :]
-    ahead = np.einsum("mkc,mc->mk", d, fwd)
+    bow = d + 0.5 * (length[w][:, None] * fwd[w])[None, :, :]
+    ahead = np.einsum("mkc,mc->mk", bow, fwd)
     ok = ahead > 0
     ok &= waited[w][None, :] > waited[:, None] + M.MERGE_MARGIN
     dense = np.minimum(gap, np.where(ok, np.hypot(d[..., 0], d[..., 1]), np.inf).min(axis=1))
