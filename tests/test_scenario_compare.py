@@ -37,10 +37,10 @@ def test_pins_are_compared_seed_by_seed_and_late_runs_counted(tmp_path, capsys):
     assert "(seeds [2] -> [2, 4])" in out
 
 
-def test_the_other_figures_are_paired_over_the_runs_that_have_them():
+def test_the_other_figures_are_paired_over_the_runs_that_have_them(tmp_path, capsys):
     """Pinned time and wall contacts paired over every seed; the time to 95% only over seeds
     where both runs reached it (seed 3's new run did not: no t95); a pair whose rows differ
-    only in the wall-clock seconds is not a changed run."""
+    only in the wall-clock seconds, or in a figure only one row has, is not a changed run."""
     base = {
         ("bn", k, None): row("bn", k, 4.0, pinned=p) for k, p in [(1, 10.0), (2, 20.0), (3, 30.0)]
     }
@@ -53,13 +53,34 @@ def test_the_other_figures_are_paired_over_the_runs_that_have_them():
     ):
         for k, w, t in zip(sorted(rows), walls, t95, strict=True):
             rows[k].update(wall_contacts=w, t95=t, seconds=float(w))
-    new[("bn", 1, None)]["seconds"] = 99.0
+    new[("bn", 1, None)].update(seconds=99.0, figure_of_a_newer_bench=1)
+    new[("bn", 2, None)]["t100"] = 100.5
     (s,) = tool.compare(base, new, 5.0)
-    assert s["changed"] == 2  # seed 1 differs only in its seconds
+    assert s["changed"] == [2, 3]
+    assert s["t100_change_max"] == 0.5  # seed 3 changed no t100
     # diffs 0, 4, 8: mean 4, standard deviation 4, standard error 4 / sqrt(3)
-    assert s["pinned"] == pytest.approx((20.0, 24.0, 4.0, 4.0 / 3**0.5))
-    assert s["wall_contacts"] == pytest.approx((6.0, 7.0, 1.0, 1.0))  # diffs 0, 3, 0
-    assert s["t95"] == pytest.approx((55.0, 58.0, 3.0, 3.0))  # seeds 1, 2: diffs 0, 6
+    assert s["pinned"] == pytest.approx((20.0, 24.0, 4.0, 4.0 / 3**0.5, 3))
+    assert s["wall_contacts"] == pytest.approx((6.0, 7.0, 1.0, 1.0, 3))  # diffs 0, 3, 0
+    assert s["t95"] == pytest.approx((55.0, 58.0, 3.0, 3.0, 2))  # seeds 1, 2: diffs 0, 6
+    for name, rows in (("a", base), ("b", new)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(list(rows.values())))
+    assert tool.main([str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
+    out = capsys.readouterr().out
+    assert "runs changed                  2   (seeds [2, 3])" in out
+    assert "(largest change in one run 0.50)" in out
+    assert "wall contacts, mean         6.0 -> 7.0   (new - base +1.0 +- 1.0)" in out
+    assert "95% at s, mean             55.0 -> 58.0   (new - base +3.0 +- 3.0, 2 pairs)" in out
+
+
+def test_a_figure_no_pair_has_is_left_out(tmp_path, capsys):
+    """Rows of an older bench without wall contacts or t95: those lines are not printed (no
+    nan), the rest is."""
+    (tmp_path / "a.json").write_text(json.dumps([row("bn", 1, 4.0), row("bn", 2, 5.0)]))
+    (tmp_path / "b.json").write_text(json.dumps([row("bn", 1, 4.5), row("bn", 2, 5.5)]))
+    assert tool.main([str(tmp_path / "a.json"), str(tmp_path / "b.json")]) == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out and "wall contacts" not in out and "95% at" not in out
+    assert "pinned unit-s, mean        10.0 -> 10.0" in out
 
 
 def test_a_file_that_is_not_a_suite_run_is_one_line_naming_it(tmp_path):

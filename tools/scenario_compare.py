@@ -4,15 +4,17 @@
     rigidflock bench --scenarios NAME,... --seeds 1,...,28 --json new.json    (on the new code)
     python tools/scenario_compare.py base.json new.json [--pin 5] [--per-seed]
 
-Rows are matched by scenario, seed and ``reaction_ticks``. Per scenario: the runs matched, the
-late ones (not every unit on its slot within the limit), the runs whose figures changed (any
-but the wall-clock seconds), the runs with a pin longer than ``--pin`` seconds and their seeds,
-the longest pin's mean over the seeds and the paired difference new - base with its standard
-error, the longest pin of all, the median time to 100%, and the means and paired differences
-of the pinned unit-seconds, the wall contacts and the time to 95% (over the pairs where both
-runs reached 95%). The longest pin of the 1,000-unit bottleneck varies by about 1.2 s from seed
-to seed, and any change to the crowd re-draws it: a difference within two standard errors is
-not a finding. ``--per-seed`` also lists each seed's longest pin, base -> new.
+Rows are matched by scenario, seed and ``reaction_ticks``. Per scenario: the runs matched, the runs
+whose figures changed and their seeds (any figure both rows have but the wall-clock seconds), the
+late ones (not every unit on its slot within the limit), the runs with a pin longer than ``--pin``
+seconds and their seeds, the longest pin's mean over the seeds and the paired difference new - base
+with its standard error, the longest pin of all, the median time to 100% and its largest change in
+one run, and the means and paired differences of the pinned unit-seconds, the wall contacts and the
+time to 95% (each over the pairs where both rows have the figure; a row of an older bench may lack
+one, and a run that never reached 95% has none). The longest pin of the 1,000-unit bottleneck
+varies by about 1.2 s from seed to seed, and any change to the crowd re-draws it: a difference
+within two standard errors is not a finding. ``--per-seed`` also lists each seed's longest pin,
+base -> new.
 """
 
 from __future__ import annotations
@@ -52,22 +54,28 @@ def paired(base: list[float], new: list[float]) -> tuple[float, float]:
     return statistics.mean(d), statistics.stdev(d) / math.sqrt(len(d))
 
 
-def paired_field(base: list[dict], new: list[dict], key: str) -> tuple[float, float, float, float]:
-    """(base mean, new mean, mean of new - base, its standard error) of ``key`` over the pairs
-    where both rows have it (not None); nan where there is none."""
+def paired_field(base: list[dict], new: list[dict], key: str) -> tuple[float, ...]:
+    """(base mean, new mean, mean of new - base, its standard error, pairs) of ``key`` over the
+    pairs where both rows have it (not None); nan and 0 pairs where there is none."""
     pairs = [(a[key], b[key]) for a, b in zip(base, new, strict=True)
              if a.get(key) is not None and b.get(key) is not None]  # fmt: skip
     if not pairs:
-        return math.nan, math.nan, math.nan, math.nan
+        return math.nan, math.nan, math.nan, math.nan, 0
     x, y = zip(*pairs, strict=True)
-    return (statistics.mean(x), statistics.mean(y), *paired(list(x), list(y)))
+    return (statistics.mean(x), statistics.mean(y), *paired(list(x), list(y)), len(pairs))
+
+
+def largest_change(base: list[dict], new: list[dict], key: str) -> float:
+    """The largest |new - base| of ``key`` in one pair where both rows have it; nan if none."""
+    d = [abs(b[key] - a[key]) for a, b in zip(base, new, strict=True)
+         if a.get(key) is not None and b.get(key) is not None]  # fmt: skip
+    return max(d, default=math.nan)
 
 
 def changed(a: dict, b: dict) -> bool:
-    """Two runs' rows differ in a figure (the wall-clock seconds do not count)."""
-    return {k: v for k, v in a.items() if k != "seconds"} != {
-        k: v for k, v in b.items() if k != "seconds"
-    }
+    """Two runs' rows differ in a figure both have (the wall-clock seconds do not count; a
+    figure only a newer bench writes is not a change)."""
+    return any(a[k] != b[k] for k in a.keys() & b.keys() if k != "seconds")
 
 
 def compare(base: dict, new: dict, pin: float) -> list[dict]:
@@ -91,7 +99,7 @@ def compare(base: dict, new: dict, pin: float) -> list[dict]:
                 "runs": len(keys),
                 "seeds": [k[1] for k in keys],
                 "late": (sum(map(late, b)), sum(map(late, n))),
-                "changed": sum(map(changed, b, n)),
+                "changed": [k[1] for k, x, y in zip(keys, b, n, strict=True) if changed(x, y)],
                 "over_pin": (sum(p > pin for p in bp), sum(p > pin for p in np_)),
                 "over_pin_seeds": tuple(
                     [k[1] for k, p in zip(keys, pins, strict=True) if p > pin] for pins in (bp, np_)
@@ -105,6 +113,7 @@ def compare(base: dict, new: dict, pin: float) -> list[dict]:
                     )
                     for rows in (b, n)
                 ),
+                "t100_change_max": largest_change(b, n, "t100"),
                 "pinned": paired_field(b, n, "pinned_seconds"),
                 "wall_contacts": paired_field(b, n, "wall_contacts"),
                 "t95": paired_field(b, n, "t95"),
@@ -133,17 +142,21 @@ def main(argv: list[str] | None = None) -> int:
     for s in compare(base, new, a.pin):
         d, se = s["pin_diff"]
         print(f"{s['scenario']}: {s['runs']} runs matched (seeds {s['seeds'][0]}-{s['seeds'][-1]})")
-        print(f"  runs changed           {s['changed']:>8}")
+        print(f"  runs changed           {len(s['changed']):>8}   (seeds {s['changed']})")
         print(f"  late runs              {s['late'][0]:>8} -> {s['late'][1]}")
         print(f"  pins over {a.pin:g} s          {s['over_pin'][0]:>8} -> {s['over_pin'][1]}"
               f"   (seeds {s['over_pin_seeds'][0]} -> {s['over_pin_seeds'][1]})")  # fmt: skip
         print(f"  longest pin, mean s    {s['pin_mean'][0]:8.2f} -> {s['pin_mean'][1]:.2f}"
               f"   (new - base {d:+.2f} +- {se:.2f})")  # fmt: skip
         print(f"  longest pin of all s   {s['pin_max'][0]:8.2f} -> {s['pin_max'][1]:.2f}")
-        print(f"  median 100% at s       {s['t100_median'][0]:8.1f} -> {s['t100_median'][1]:.1f}")
+        print(f"  median 100% at s       {s['t100_median'][0]:8.1f} -> {s['t100_median'][1]:.1f}"
+              f"   (largest change in one run {s['t100_change_max']:.2f})")  # fmt: skip
         for label, key in MEANS:
-            x, y, d, se = s[key]
-            print(f"  {label:<22} {x:8.1f} -> {y:.1f}   (new - base {d:+.1f} +- {se:.1f})")
+            x, y, d, se, pairs = s[key]
+            if not pairs:
+                continue  # no pair has the figure (older bench rows)
+            some = f", {pairs} pairs" if pairs < s["runs"] else ""
+            print(f"  {label:<22} {x:8.1f} -> {y:.1f}   (new - base {d:+.1f} +- {se:.1f}{some})")
         if a.per_seed:
             pins = ", ".join(
                 f"{k}: {p:.2f}->{q:.2f}" for k, (p, q) in zip(s["seeds"], s["pins"], strict=True)

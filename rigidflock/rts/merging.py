@@ -65,6 +65,7 @@ def merge_gap(
     # passing unit, its centre can be abeam while its bow is already ahead on that unit's way
     bow = d + 0.5 * length[k][:, None] * fwd[k]
     ahead = np.einsum("pc,pc->p", bow, fwd[o])
+    # a unit's own bow is ahead of it: the strict margin keeps it from letting itself in
     lets_in = (ahead > 0) & (waited[k] > waited[o] + MERGE_MARGIN)
     out = gap.copy()
     np.minimum.at(out, o[lets_in], dist[lets_in])
