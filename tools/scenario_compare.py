@@ -54,11 +54,16 @@ def paired(base: list[float], new: list[float]) -> tuple[float, float]:
     return statistics.mean(d), statistics.stdev(d) / math.sqrt(len(d))
 
 
+def both_have(base: list[dict], new: list[dict], key: str) -> list[tuple]:
+    """(base, new) values of ``key`` in the pairs of rows where both have it (not None)."""
+    return [(a[key], b[key]) for a, b in zip(base, new, strict=True)
+            if a.get(key) is not None and b.get(key) is not None]  # fmt: skip
+
+
 def paired_field(base: list[dict], new: list[dict], key: str) -> tuple[float, ...]:
     """(base mean, new mean, mean of new - base, its standard error, pairs) of ``key`` over the
-    pairs where both rows have it (not None); nan and 0 pairs where there is none."""
-    pairs = [(a[key], b[key]) for a, b in zip(base, new, strict=True)
-             if a.get(key) is not None and b.get(key) is not None]  # fmt: skip
+    pairs where both rows have it; nan and 0 pairs where there is none."""
+    pairs = both_have(base, new, key)
     if not pairs:
         return math.nan, math.nan, math.nan, math.nan, 0
     x, y = zip(*pairs, strict=True)
@@ -67,9 +72,7 @@ def paired_field(base: list[dict], new: list[dict], key: str) -> tuple[float, ..
 
 def largest_change(base: list[dict], new: list[dict], key: str) -> float:
     """The largest |new - base| of ``key`` in one pair where both rows have it; nan if none."""
-    d = [abs(b[key] - a[key]) for a, b in zip(base, new, strict=True)
-         if a.get(key) is not None and b.get(key) is not None]  # fmt: skip
-    return max(d, default=math.nan)
+    return max((abs(y - x) for x, y in both_have(base, new, key)), default=math.nan)
 
 
 def changed(a: dict, b: dict) -> bool:
@@ -93,6 +96,9 @@ def compare(base: dict, new: dict, pin: float) -> list[dict]:
         bp = [r["longest_pin_seconds"] for r in b]
         np_ = [r["longest_pin_seconds"] for r in n]
         diff, se = paired(bp, np_)
+        over = tuple(
+            [k[1] for k, p in zip(keys, pins, strict=True) if p > pin] for pins in (bp, np_)
+        )
         out.append(
             {
                 "scenario": name,
@@ -100,10 +106,8 @@ def compare(base: dict, new: dict, pin: float) -> list[dict]:
                 "seeds": [k[1] for k in keys],
                 "late": (sum(map(late, b)), sum(map(late, n))),
                 "changed": [k[1] for k, x, y in zip(keys, b, n, strict=True) if changed(x, y)],
-                "over_pin": (sum(p > pin for p in bp), sum(p > pin for p in np_)),
-                "over_pin_seeds": tuple(
-                    [k[1] for k, p in zip(keys, pins, strict=True) if p > pin] for pins in (bp, np_)
-                ),
+                "over_pin": tuple(map(len, over)),
+                "over_pin_seeds": over,
                 "pin_mean": (statistics.mean(bp), statistics.mean(np_)),
                 "pin_diff": (diff, se),
                 "pin_max": (max(bp), max(np_)),
