@@ -3,18 +3,14 @@ evader needs (a small sample of the README's 50-seed figures). max_ticks 2400 (4
 short: the random policy is caught after 1595-2203 ticks on these seeds (model 2), the scripted
 evader is not caught before the end."""
 
-import sys
-
 import numpy as np
 import pytest
 
 pytest.importorskip("gymnasium")
 
-from tests.conftest import ROOT
+from tests.conftest import load_tool
 
-sys.path.insert(0, str(ROOT / "tools"))
-
-from evade_baselines import episode_lengths
+episode_lengths = load_tool("evade_baselines").episode_lengths
 
 SEEDS, MAX_TICKS = range(6), 2400
 
