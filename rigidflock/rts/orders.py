@@ -228,12 +228,12 @@ class Orders:
                     oncoming = self._passing(g, state, yielding, oncoming)
                     wait = door_taken(g, yielding, state.pos, self.units.length, self.grid)
             contact = wall_contact(self.walls, state.pos[g.members], self.units.length[g.members])
-            self._let_in(g, state, gap, contact[0], tick, dt)
+            letting = self._let_in(g, state, gap, contact[0], tick, dt)
             # stuck back-offs under way (back_off's mask; a held unit's throttle overrides it)
             out.backing[g.members] = g.backing_until > tick
             c = control_group(
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
-                oncoming, wait,
+                oncoming, wait, letting,
             )  # fmt: skip
             c = slide_along_walls(
                 c, g, state, self.units, self.scene.navigation, contact, self.grid, S
@@ -249,17 +249,21 @@ class Orders:
 
     def _let_in(
         self, g: Group, state: State, gap: np.ndarray, against: np.ndarray, tick: int, dt: float
-    ) -> None:
+    ) -> np.ndarray | None:
         """``g``'s rows of ``gap`` (N,, world units; updated in place) with its members letting
         in those waiting to merge (:mod:`.merging`): members ``against`` (m,) a wall that have
-        made no progress for ``MERGE_WAIT`` seconds count as ahead of them."""
+        made no progress for ``MERGE_WAIT`` seconds count as ahead of them. Returns (m,) bool,
+        the members whose gap that shortened (None: nobody waits to merge)."""
         waited = np.maximum(tick - g.progress_tick, 0) * dt  # (backing: its clock restarts later)
         waiting = waiting_to_merge(against, g.arrived, waited)
-        if waiting.any():
-            idx = g.members
-            fwd, _ = forward_left(state.angle[idx])
-            L = self.units.length[idx]
-            gap[idx] = merge_gap(gap[idx], state.pos[idx], fwd, L, waited, waiting)
+        if not waiting.any():
+            return None
+        idx = g.members
+        fwd, _ = forward_left(state.angle[idx])
+        L = self.units.length[idx]
+        before = gap[idx]
+        gap[idx] = merge_gap(before, state.pos[idx], fwd, L, waited, waiting)
+        return gap[idx] < before
 
     def _passing(self, g: Group, state: State, yielding: list, oncoming: np.ndarray):
         """(m,) bool: ``g``'s members meeting a unit of another group head on, not counting

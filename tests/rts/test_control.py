@@ -355,3 +355,53 @@ def test_units_at_their_formation_follow_the_order_alone(scene_from):
         assert ((c.flock_scale == C.FLOCK_EN_ROUTE) | (d_slot < arrive_r)).all()
         seen |= {bool(x) for x in close}
     assert seen == {True, False}  # both on the way and at the formation were looked at
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_unit_at_its_formation_queues_for_one_it_lets_in(scene_from, seed):
+    # model 19: at a gap the whole crowd is at its formation by route, where units stand close
+    # and do not queue; a unit letting in one waiting against the wall (``letting``) queues for
+    # it all the same, or the lane beside the gap waits as long as the stream flows
+    sc = scene_from(
+        '[world]\nsize = [600.0, 400.0]\nbounds = "walls"\n[rules]\nchase = false\n'
+        '[[groups]]\nfamily = "crowd"\ncount = 9\nheading = 0\n'
+        "spawn = { center = [100.0, 200.0], radius = 25.0 }\n"
+        '[[orders]]\nselect = { family = "crowd" }\ngoal = [260.0, 200.0]\n'
+    )
+    sim = Simulation(sc, seed=seed)
+    looked = 0
+    for _ in range(40):
+        for _ in range(30):
+            sim.step()
+        g = next(iter(sim.orders.groups.values()))
+        if g.arrival_tick is not None:
+            break
+        state, tick, idx = sim.state, sim.tick, g.members
+        L = sim.units.length[idx]
+        to_go = g.field.dist[sim.orders.grid.cell_of(state.pos[idx])]
+        arrive_r = sc.navigation.arrive_radius * L
+        d_slot = np.hypot(*(g.slots - state.pos[idx]).T)
+        # at the formation by route but short of the arrival radius: the cruise throttle's rows
+        late = C.at_formation(g.slots, g.goal, to_go, arrive_r) & (d_slot >= arrive_r)
+        # every member's gap at one queue gap: a unit that queues wants to stand still
+        gap = np.full(len(state.pos), np.inf)
+        gap[idx] = C.QUEUE_GAP * L
+        # on copies of the group (control_group updates it in place), without and with every
+        # member letting one in
+        free, queued = (
+            C.control_group(
+                copy.deepcopy(g), state, sim.units, sc.navigation, 40.0, sim.orders.grid, gap,
+                tick, sc.world.dt, None, None, let,
+            ).throttle
+            for let in (None, np.ones(len(idx), bool))
+        )  # fmt: skip
+        v_fwd = np.einsum("ij,ij->i", state.vel[idx], np.stack(
+            [np.cos(state.angle[idx]), np.sin(state.angle[idx])], axis=1))  # fmt: skip
+        moving = late & (v_fwd > 0.2 * g.speed)
+        # wanting 0 instead of the group's speed: braking (throttle <= 0) where it held speed;
+        # one still turning onto its way does not queue (cruise_throttle), letting in or not
+        brakes = moving & (queued <= 0.0) & (free > 0.0)
+        assert (brakes | (queued == free))[moving].all()
+        np.testing.assert_array_equal(queued[~late], free[~late])  # on the way they queue anyway
+        looked += int(brakes.sum())
+    assert looked > 0  # a moving unit at its formation was seen to brake for one it lets in

@@ -127,6 +127,11 @@ def test_orders_let_in_writes_only_the_groups_rows():
     np.testing.assert_array_equal(against, [False, True, True])
     gap = np.full(n, np.inf)
     fake = SimpleNamespace(units=SimpleNamespace(length=np.full(n, L)))
-    Orders._let_in(fake, g, state, gap, against, tick, dt)
+    letting = Orders._let_in(fake, g, state, gap, against, tick, dt)
     assert gap[7] == pytest.approx(np.hypot(3.5, 6.0))
     assert np.isinf(np.delete(gap, 7)).all()
+    # the members letting one in (rows over members), which queue even at their formation
+    np.testing.assert_array_equal(letting, [True, False, False])
+    # nobody waiting (the head's clock restarted): nobody lets anyone in
+    g.progress_tick[1] = tick
+    assert Orders._let_in(fake, g, state, np.full(n, np.inf), against, tick, dt) is None
