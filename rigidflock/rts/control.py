@@ -342,8 +342,8 @@ def control_group(
     unit head on (:func:`oncoming_ahead`; they keep right and do not queue); ``wait`` (m,) bool:
     members that stop short of a door another group's unit backs out of
     (:func:`~.right_of_way.door_taken`); ``letting`` (m,) bool: members whose ``gap`` is to a
-    unit they let in (:func:`~.merging.merge_gap`; they queue for it even at the formation,
-    None: nobody). Updates the
+    unit they let in (:func:`~.merging.merge_gap`; they queue for it at the formation too,
+    short of the arrival radius; None: nobody). Updates the
     group's slots, path places, arrivals and progress; ``steering_force`` is the rules' S,
     newtons."""
     idx = g.members
@@ -408,8 +408,9 @@ def control_group(
         (gap[idx] < CROWDED * L) | approach,
     )
     # at the formation units stand close and do not queue, but one letting in a unit that
-    # waited longer does: at a gap the whole crowd is at its formation by route, and the lane
-    # against the wall beside it waited on while the stream passed (model 19)
+    # waited longer does (short of its slot; near it, it arrives): at a gap the whole crowd is
+    # at its formation by route, and the lane against the wall beside it waited on while the
+    # stream passed (model 19)
     free = approach if letting is None else approach & ~letting
     throttle = cruise_throttle(steer, queue_gap, L, free, g.speed, cruise, b.v_fwd, limit)
     arrive_throttle, arrive_force = arrive_control(

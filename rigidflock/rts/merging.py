@@ -12,10 +12,10 @@ in front of it (anywhere in that half plane, not only in the one-length corridor
 down) and has waited ``MERGE_MARGIN`` less: those queue for it
 by the queue's own rule (:func:`~.control.cruise_throttle`: slowing from two lengths of centre
 distance, stopped at one; a unit passing the lane's head 1.25-1.75 lengths off wants a quarter
-to three quarters of the group's speed), even at its formation, where units otherwise stand
-close and do not queue: near a gap the whole crowd is at its formation by route, so without that
-the stream never slowed for the lane. Once the head moves on, its wait is over, and the next in
-the lane has waited longest.
+to three quarters of the group's speed), at its formation too (short of the arrival radius,
+within which it arrives), where units otherwise stand close and do not queue: near a gap the
+whole crowd is at its formation by route, so without that the stream never slowed for the
+lane. Once the head moves on, its wait is over, and the next in the lane has waited longest.
 
 Units: world units, seconds. m: the group's members, p: pairs of members within ``REACH``.
 """

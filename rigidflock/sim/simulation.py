@@ -107,9 +107,9 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # one of its group moves up into the late one's slot (``rts/slots.py: move_up``; runs without
 # move orders are as in model 16). 18: a unit waiting against a wall to merge is let in by the
 # units it would go ahead of, judged by its bow rather than its centre (``rts/merging.py``; runs
-# without move orders are as in model 17). 19: a unit at its formation that lets in one waiting
-# to merge queues for it (``rts/control.py``; at a gap the whole crowd is at its formation by
-# route; runs without move orders are as in model 18).
+# without move orders are as in model 17). 19: a unit at its formation (short of its arrival
+# radius) that lets in one waiting to merge queues for it (``rts/control.py``; at a gap the
+# whole crowd is at its formation by route; runs without move orders are as in model 18).
 MODEL_VERSION = 19
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step

@@ -378,23 +378,26 @@ def test_a_unit_at_its_formation_queues_for_one_it_lets_in(scene_from, seed):
             break
         state, tick, idx = sim.state, sim.tick, g.members
         L = sim.units.length[idx]
-        to_go = g.field.dist[sim.orders.grid.cell_of(state.pos[idx])]
-        arrive_r = sc.navigation.arrive_radius * L
-        d_slot = np.hypot(*(g.slots - state.pos[idx]).T)
-        # at the formation by route but short of the arrival radius: the cruise throttle's rows
-        late = C.at_formation(g.slots, g.goal, to_go, arrive_r) & (d_slot >= arrive_r)
         # every member's gap at one queue gap: a unit that queues wants to stand still
         gap = np.full(len(state.pos), np.inf)
         gap[idx] = C.QUEUE_GAP * L
-        # on copies of the group (control_group updates it in place), without and with every
-        # member letting one in
+        # on copies of the group (control_group deals slots in place), without and with every
+        # member letting one in; both deal the same slots
+        dealt = [copy.deepcopy(g), copy.deepcopy(g)]
         free, queued = (
             C.control_group(
-                copy.deepcopy(g), state, sim.units, sc.navigation, 40.0, sim.orders.grid, gap,
-                tick, sc.world.dt, None, None, let,
+                d, state, sim.units, sc.navigation, 40.0, sim.orders.grid, gap, tick,
+                sc.world.dt, None, None, let,
             ).throttle
-            for let in (None, np.ones(len(idx), bool))
+            for d, let in zip(dealt, (None, np.ones(len(idx), bool)), strict=True)
         )  # fmt: skip
+        np.testing.assert_array_equal(dealt[0].slots, dealt[1].slots)
+        to_go = g.field.dist[sim.orders.grid.cell_of(state.pos[idx])]
+        arrive_r = sc.navigation.arrive_radius * L
+        d_slot = np.hypot(*(dealt[0].slots - state.pos[idx]).T)
+        # at the formation by route but short of the arrival radius (nearer, a unit arrives
+        # instead of cruising): the cruise throttle's rows
+        late = C.at_formation(dealt[0].slots, g.goal, to_go, arrive_r) & (d_slot >= arrive_r)
         v_fwd = np.einsum("ij,ij->i", state.vel[idx], np.stack(
             [np.cos(state.angle[idx]), np.sin(state.angle[idx])], axis=1))  # fmt: skip
         moving = late & (v_fwd > 0.2 * g.speed)
@@ -402,6 +405,7 @@ def test_a_unit_at_its_formation_queues_for_one_it_lets_in(scene_from, seed):
         # one still turning onto its way does not queue (cruise_throttle), letting in or not
         brakes = moving & (queued <= 0.0) & (free > 0.0)
         assert (brakes | (queued == free))[moving].all()
-        np.testing.assert_array_equal(queued[~late], free[~late])  # on the way they queue anyway
+        # on the way they queue anyway; near their slot they arrive instead
+        np.testing.assert_array_equal(queued[~late], free[~late])
         looked += int(brakes.sum())
     assert looked > 0  # a moving unit at its formation was seen to brake for one it lets in

@@ -135,3 +135,31 @@ def test_orders_let_in_writes_only_the_groups_rows():
     # nobody waiting (the head's clock restarted): nobody lets anyone in
     g.progress_tick[1] = tick
     assert Orders._let_in(fake, g, state, np.full(n, np.inf), against, tick, dt) is None
+
+
+def test_orders_control_hands_who_lets_in_to_the_groups_control(scene_from, monkeypatch):
+    """``Orders.control`` passes each group's ``_let_in`` mask on to ``control_group``, whose
+    throttle (model 19) queues those members at the formation too."""
+    from rigidflock.rts import orders as O
+    from rigidflock.sim import Simulation
+
+    sim = Simulation(
+        scene_from(
+            '[rules]\nchase = false\n[[groups]]\nfamily = "crowd"\ncount = 6\n'
+            '[[orders]]\nselect = { family = "crowd" }\ngoal = [400.0, 300.0]\n'
+        )
+    )
+    sim.step()
+    g = next(iter(sim.orders.groups.values()))
+    mask = np.arange(len(g.members)) % 2 == 0
+    seen = []
+    real = O.control_group
+
+    def spy(*args):
+        seen.append(args[-1])
+        return real(*args)
+
+    monkeypatch.setattr(Orders, "_let_in", lambda self, *a: mask)
+    monkeypatch.setattr(O, "control_group", spy)
+    sim.step()
+    assert len(seen) == 1 and seen[0] is mask
