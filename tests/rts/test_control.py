@@ -315,23 +315,33 @@ def test_path_target_asks_again_only_for_the_hidden_units_when_nothing_else_chan
     assert fewer > 10
 
 
-def test_units_at_their_formation_follow_the_order_alone(scene_from):
-    # model 17: the flocking rules' pull and push fight a unit's way to its slot, and in the
-    # 1,000-unit bottleneck pressed the crowd into the walls; on the way the group still flocks
-    sc = scene_from(
-        '[world]\nsize = [600.0, 400.0]\nbounds = "walls"\n[rules]\nchase = false\n'
-        '[[groups]]\nfamily = "crowd"\ncount = 9\nheading = 0\n'
-        "spawn = { center = [100.0, 200.0], radius = 25.0 }\n"
-        '[[orders]]\nselect = { family = "crowd" }\ngoal = [260.0, 200.0]\n'
-    )
-    sim = Simulation(sc)
-    seen = set()
+CROWD_TO_FORMATION = (
+    '[world]\nsize = [600.0, 400.0]\nbounds = "walls"\n[rules]\nchase = false\n'
+    '[[groups]]\nfamily = "crowd"\ncount = 9\nheading = 0\n'
+    "spawn = { center = [100.0, 200.0], radius = 25.0 }\n"
+    '[[orders]]\nselect = { family = "crowd" }\ngoal = [260.0, 200.0]\n'
+)
+
+
+def until_arrival(sim):
+    """The order's group of ``sim`` (a run of ``CROWD_TO_FORMATION``) every half second, on
+    the way and at the formation, until every member has arrived (at most 20 s)."""
     for _ in range(40):
         for _ in range(30):
             sim.step()
         g = next(iter(sim.orders.groups.values()))
         if g.arrival_tick is not None:
-            break
+            return
+        yield g
+
+
+def test_units_at_their_formation_follow_the_order_alone(scene_from):
+    # model 17: the flocking rules' pull and push fight a unit's way to its slot, and in the
+    # 1,000-unit bottleneck pressed the crowd into the walls; on the way the group still flocks
+    sc = scene_from(CROWD_TO_FORMATION)
+    sim = Simulation(sc)
+    seen = set()
+    for g in until_arrival(sim):
         state, tick = sim.state, sim.tick
         to_go = g.field.dist[sim.orders.grid.cell_of(state.pos[g.members])]
         arrive_r = sc.navigation.arrive_radius * sim.units.length[g.members]
@@ -362,20 +372,10 @@ def test_a_unit_at_its_formation_queues_for_one_it_lets_in(scene_from, seed):
     # model 19: at a gap the whole crowd is at its formation by route, where units stand close
     # and do not queue; a unit letting in one waiting against the wall (``letting``) queues for
     # it all the same, or the lane beside the gap waits as long as the stream flows
-    sc = scene_from(
-        '[world]\nsize = [600.0, 400.0]\nbounds = "walls"\n[rules]\nchase = false\n'
-        '[[groups]]\nfamily = "crowd"\ncount = 9\nheading = 0\n'
-        "spawn = { center = [100.0, 200.0], radius = 25.0 }\n"
-        '[[orders]]\nselect = { family = "crowd" }\ngoal = [260.0, 200.0]\n'
-    )
+    sc = scene_from(CROWD_TO_FORMATION)
     sim = Simulation(sc, seed=seed)
     looked = 0
-    for _ in range(40):
-        for _ in range(30):
-            sim.step()
-        g = next(iter(sim.orders.groups.values()))
-        if g.arrival_tick is not None:
-            break
+    for g in until_arrival(sim):
         state, tick, idx = sim.state, sim.tick, g.members
         L = sim.units.length[idx]
         # every member's gap at one queue gap: a unit that queues wants to stand still
@@ -398,9 +398,7 @@ def test_a_unit_at_its_formation_queues_for_one_it_lets_in(scene_from, seed):
         # at the formation by route but short of the arrival radius (nearer, a unit arrives
         # instead of cruising): the cruise throttle's rows
         late = C.at_formation(dealt[0].slots, g.goal, to_go, arrive_r) & (d_slot >= arrive_r)
-        v_fwd = np.einsum("ij,ij->i", state.vel[idx], np.stack(
-            [np.cos(state.angle[idx]), np.sin(state.angle[idx])], axis=1))  # fmt: skip
-        moving = late & (v_fwd > 0.2 * g.speed)
+        moving = late & (C.body_of(state, idx).v_fwd > 0.2 * g.speed)
         # wanting 0 instead of the group's speed: braking (throttle <= 0) where it held speed;
         # one still turning onto its way does not queue (cruise_throttle), letting in or not
         brakes = moving & (queued <= 0.0) & (free > 0.0)
