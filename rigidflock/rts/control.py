@@ -335,17 +335,13 @@ def control_group(
     dt: float,
     oncoming: np.ndarray | None = None,
     wait: np.ndarray | None = None,
-    letting: np.ndarray | None = None,
 ) -> GroupControl:
     """Steering and throttle of ``g``'s members from the snapshot ``state``; ``gap`` (N,):
     distance to the nearest unit ahead; ``oncoming`` (m,) bool: members meeting another group's
     unit head on (:func:`oncoming_ahead`; they keep right and do not queue); ``wait`` (m,) bool:
     members that stop short of a door another group's unit backs out of
-    (:func:`~.right_of_way.door_taken`); ``letting`` (m,) bool: members whose ``gap`` is to a
-    unit they let in (:func:`~.merging.merge_gap`; they queue for it at the formation too,
-    short of the arrival radius; None: nobody). Updates the
-    group's slots, path places, arrivals and progress; ``steering_force`` is the rules' S,
-    newtons."""
+    (:func:`~.right_of_way.door_taken`). Updates the group's slots, path places, arrivals and
+    progress; ``steering_force`` is the rules' S, newtons."""
     idx = g.members
     L = units.length[idx]
     b = body_of(state, idx)
@@ -404,15 +400,12 @@ def control_group(
         target,
         nav.lookahead * grid.cell,
         order_turn_rate(units, idx, nav.seek * steering_force),
-        # raw gaps: units passing another group's head on or letting one in move in a crowd too
+        # raw gaps: units passing another group's head on move in a crowd too
         (gap[idx] < CROWDED * L) | approach,
     )
-    # at the formation units stand close and do not queue, but one letting in a unit that
-    # waited longer does (short of its slot; near it, it arrives): at a gap the whole crowd is
-    # at its formation by route, and the lane against the wall beside it waited on while the
-    # stream passed (model 19)
-    free = approach if letting is None else approach & ~letting
-    throttle = cruise_throttle(steer, queue_gap, L, free, g.speed, cruise, b.v_fwd, limit)
+    # at the formation units stand close and do not queue: a unit there threads between units
+    # on their slots, and a crowd at a gap is carried through by its push (models 6 and 7)
+    throttle = cruise_throttle(steer, queue_gap, L, approach, g.speed, cruise, b.v_fwd, limit)
     arrive_throttle, arrive_force = arrive_control(
         to_slot, d_slot, b, g.speed, units.mass[idx], units.drag_k[idx], units.thrust[idx]
     )

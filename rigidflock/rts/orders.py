@@ -25,12 +25,10 @@ import time
 import numpy as np
 
 from rigidflock.model.state import ROLE_NONE, State, Units
-from rigidflock.model.steering.flocking import forward_left
 from rigidflock.rts import navigation
 from rigidflock.rts.control import control_group, oncoming_ahead
 from rigidflock.rts.doors import foresee_doors
 from rigidflock.rts.groups import Group, OrderControl
-from rigidflock.rts.merging import merge_gap, waiting_to_merge
 from rigidflock.rts.progress import SLOW_STUCK
 from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
 from rigidflock.rts.slots import assign_nearest, formation_slots, has_room
@@ -217,7 +215,6 @@ class Orders:
                 self.groups, state, self.units.length, self.group_of, self.grid, tick, dt
             )
             foresee_doors(self.groups, state.pos, self.units.length, self.grid, tick)
-        gap = gap.copy()  # members letting in a unit waiting to merge write their rows
         for g in list(self.groups.values()):
             oncoming = wait = None
             if several:
@@ -228,12 +225,11 @@ class Orders:
                     oncoming = self._passing(g, state, yielding, oncoming)
                     wait = door_taken(g, yielding, state.pos, self.units.length, self.grid)
             contact = wall_contact(self.walls, state.pos[g.members], self.units.length[g.members])
-            letting = self._let_in(g, state, gap, contact[0], tick, dt)
             # stuck back-offs under way (back_off's mask; a held unit's throttle overrides it)
             out.backing[g.members] = g.backing_until > tick
             c = control_group(
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
-                oncoming, wait, letting,
+                oncoming, wait,
             )  # fmt: skip
             c = slide_along_walls(
                 c, g, state, self.units, self.scene.navigation, contact, self.grid, S
@@ -246,24 +242,6 @@ class Orders:
             if c.reroute:
                 self._reroute(g, state, tick)
         return out
-
-    def _let_in(
-        self, g: Group, state: State, gap: np.ndarray, against: np.ndarray, tick: int, dt: float
-    ) -> np.ndarray | None:
-        """``g``'s rows of ``gap`` (N,, world units; updated in place) with its members letting
-        in those waiting to merge (:mod:`.merging`): members ``against`` (m,) a wall that have
-        made no progress for ``MERGE_WAIT`` seconds count as ahead of them. Returns (m,) bool,
-        the members whose gap that shortened (None: nobody waits to merge)."""
-        waited = np.maximum(tick - g.progress_tick, 0) * dt  # (backing: its clock restarts later)
-        waiting = waiting_to_merge(against, g.arrived, waited)
-        if not waiting.any():
-            return None
-        idx = g.members
-        fwd, _ = forward_left(state.angle[idx])
-        L = self.units.length[idx]
-        before = gap[idx]
-        gap[idx] = merge_gap(before, state.pos[idx], fwd, L, waited, waiting)
-        return gap[idx] < before
 
     def _passing(self, g: Group, state: State, yielding: list, oncoming: np.ndarray):
         """(m,) bool: ``g``'s members meeting a unit of another group head on, not counting

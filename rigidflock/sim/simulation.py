@@ -109,8 +109,10 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # units it would go ahead of, judged by its bow rather than its centre (``rts/merging.py``; runs
 # without move orders are as in model 17). 19: a unit at its formation (short of its arrival
 # radius) that lets in one waiting to merge queues for it (``rts/control.py``; at a gap the
-# whole crowd is at its formation by route; runs without move orders are as in model 18).
-MODEL_VERSION = 19
+# whole crowd is at its formation by route; runs without move orders are as in model 18). 20:
+# the merge of models 7, 18 and 19 removed: nobody waits against a wall to be let in, and units
+# at their formation never queue (runs without move orders are as in model 19).
+MODEL_VERSION = 20
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python

@@ -1,5 +1,5 @@
 """Recordings made by earlier models still read and play back: rigidflock 0.1.0's (format 1,
-model 1, ``*_v010.rfr``) and models 2 to 18's (``*_model2.rfr`` ... ``*_model18.rfr``). They cannot
+model 1, ``*_v010.rfr``) and models 2 to 19's (``*_model2.rfr`` ... ``*_model19.rfr``). They cannot
 be verified any more, since this model simulates them differently (model 2: prioritised feelers,
 routes from the unit's half-width; model 3: wall sliding and slots off the way for ordered units;
 model 4: no backing off queued in a crowd, slots in sight of the goal; model 5: slots with room
@@ -17,7 +17,7 @@ harder, and both scenes have one group; model 17: units at their formation do no
 a standing unit moves up for a late one, and both scenes' first 120 ticks are as in model
 16; model 18: a unit waiting to merge is let in when its bow is ahead, and the three recorded
 scenes are as in model 17; in model 19 a unit at its formation queues for one it lets in, and
-the three are as in model 18).
+the three are as in model 18; model 20 removed that merge, and the three are as in model 19).
 ``verify`` says so in one line instead of reporting a difference."""
 
 import pytest
