@@ -38,13 +38,15 @@ def test_a_stall_is_a_slow_spell_that_touched_nothing_static_and_ends_on_the_slo
 
 @pytest.mark.parametrize("until", [13.0, 30.0])
 def test_a_unit_waiting_its_turn_in_the_open_is_a_stall_not_a_pin(until):
-    """wall_squeeze seed 1: the east unit (1) waits in the open for the west one to clear the
-    gap, slower than a tenth of cruise from 11.8 s to 13.7 s, touching nothing, and nobody
-    is pressed on a wall: no pin, and that stall the longest. A run cut off at 13 s, with the
+    """wall_squeeze seed 1 with rigidflock's default unit (10 kg; the scene's own units, 0.7
+    kg, take other ways): the east unit (1) waits in the open for the west one to clear the
+    gap, slower than a tenth of cruise from 11.8 s to 13.7 s, touching nothing, and nobody is
+    pressed on a wall: no pin, and that stall the longest. A run cut off at 13 s, with the
     stall still under way, counts it up to then. Without ``crowd`` no stalls are tracked."""
-    pins, stalls = tool.spells("wall_squeeze", 1, None, 0.5, until=until, crowd=True)
+    heavy = ("groups[0].mass=10", "groups[1].mass=10")
+    pins, stalls = tool.spells("wall_squeeze", 1, None, 0.5, until, heavy, crowd=True)
     assert pins == []
     length, unit, end = stalls[0][:3]
     assert unit == 1 and abs(end - min(until, 13.7)) < 0.1
     assert abs((end - length) - 11.8) < 0.1  # from when it slowed, cut off or not
-    assert tool.spells("wall_squeeze", 1, None, 0.5, until=until)[1] == []
+    assert tool.spells("wall_squeeze", 1, None, 0.5, until, heavy)[1] == []
