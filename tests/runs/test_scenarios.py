@@ -7,6 +7,7 @@ import pytest
 
 from rigidflock.cli import main
 from rigidflock.runs import scenarios
+from rigidflock.scene import load_scene
 from rigidflock.scenes import scenario_folder, scenario_path
 from rigidflock.sim import Simulation
 
@@ -21,6 +22,13 @@ FAST = (
 )
 SMALL_SLOW = ("hallway_one_way", "hallway_two_way", "four_way_confusion")  # 15-30 s each
 SEEDS = (1, 2, 3)
+
+
+def heavy(name: str) -> tuple[str, ...]:
+    """``--set`` overrides giving every group of scenario ``name`` rigidflock's default unit
+    (10 kg) instead of the scenes' pedestrians (0.7 kg)."""
+    groups = load_scene(scenario_path(name)).groups
+    return tuple(f"groups[{i}].mass=10" for i in range(len(groups)))
 
 
 def check(r):
@@ -60,7 +68,8 @@ def test_a_longer_scenario_completes_unpinned(name, seed):
     check(scenarios.run_scenario(scenario_path(name), seed))
 
 
-# runs that failed on fresh seeds in model 13, traced: a pin of 7.02 s at the hallway's mouth (a
+# runs that failed on fresh seeds in model 13 with the 10 kg unit, traced (and run so here: the
+# scenes' pedestrians take other ways): a pin of 7.02 s at the hallway's mouth (a
 # unit pushed back in as it backed out; model 14's give-way: 1.87 s) and the double squeeze's
 # last unit late (run past the west gap; in model 14 its run differs, and it arrives at 0.73 of
 # the limit: kept as a case a change may lose again, not as a mechanism shown fixed); in model
@@ -73,25 +82,52 @@ TRACED = (("hallway_one_way", 54), ("double_squeeze", 66), ("double_squeeze", 44
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "seed"), TRACED)
 def test_a_traced_failure_stays_fixed(name, seed):
-    check(scenarios.run_scenario(scenario_path(name), seed))
+    check(scenarios.run_scenario(scenario_path(name), seed, None, heavy(name)))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_bottleneck_clears_completely(seed):
     """1,000 units through a 4.2 m gap: every one on its slot in time, nobody pinned over 5 s
-    (about a minute each on one core). With rigidflock's default unit (10 kg, 14 times as slow
-    to gather speed as the scenes' pedestrians) the bound failed on about one seed in six, the
-    lane along the wall's face held still in the crowd's stop-and-go (model 20: the longest pin
-    over 5 s on 10 of seeds 85-140, up to 6.18 s; 0.7 kg: at most 1.08 s on 85-112)."""
-    check(scenarios.run_scenario(scenario_path("bottleneck_squeeze"), seed))
+    (about a minute each on one core). Held to 2 s besides, so that a longer tail shows long
+    before the bound: the scenes' pedestrians have at most 1.40 s on seeds 85-140 (0.55-0.62 s
+    on seeds 1-3)."""
+    r = scenarios.run_scenario(scenario_path("bottleneck_squeeze"), seed)
+    check(r)
+    assert r["longest_pin_seconds"] <= 2.0, r
+
+
+@pytest.mark.slow
+def test_the_bottleneck_with_the_10_kg_unit_clears_completely():
+    """rigidflock's default unit, 14 times as slow to gather speed: every one through and on
+    its slot in time (the scene's seed). The 5 s bound on pins is not met across seeds with it:
+    the crowd's stop-and-go holds the lane along the wall's face still for longer on about one
+    seed in six (model 20: 3.2 s on this seed, over 5 s on 10 of seeds 85-140, the longest 6.18
+    s). Held to 7 s here, so a longer tail shows: model 13 reached 8.78 s."""
+    r = scenarios.run_scenario(
+        scenario_path("bottleneck_squeeze"), None, None, heavy("bottleneck_squeeze")
+    )
+    assert r["arrived_fraction"] == 1.0, r
+    assert r["t100"] is not None and r["t100"] <= r["limit"], r
+    assert r["longest_pin_seconds"] <= 7.0, r
+
+
+@pytest.mark.xfail(strict=True, reason="crossing pedestrian units lock in pairs (README)")
+def test_crossing_units_do_not_lock_in_pairs():
+    """four_way_oncoming, its seed: the four units meet at the centre. With the 10 kg unit they
+    pass with no contact; the scenes' pedestrians lock in two pairs side by side, each turning
+    toward its goal into the other, and grind along together to the world's wall (129 unit
+    contacts). Strict, so that a fix shows."""
+    r = scenarios.run_scenario(scenario_path("four_way_oncoming"))
+    assert r["unit_contacts"] <= 20, r
 
 
 def test_the_scenario_units_gather_speed_as_pedestrians_do():
-    """SteerSuite's cases are crowds of pedestrians, who reach their walking speed in about half
-    a second (the social force model's relaxation time, 0.5 s). From rest at full throttle, m
-    dv/dt = T - k v^2 gives v = v_c tanh(t T / (m v_c)): every unit of every scenario scene is
-    at 3/4 of its cruise speed v_c within 0.5 s (rigidflock's default unit, 10 kg: 6.9 s)."""
+    """SteerSuite's cases are crowds of pedestrians. In the social force model a pedestrian from
+    rest accelerates at its walking speed over the relaxation time, 0.5 s. By the closed form of
+    m dv/dt = T - k v^2 from rest at full throttle, v = v_c tanh(t T / (m v_c)): every unit of
+    every scenario scene is at 3/4 of its cruise speed v_c within 0.5 s (rigidflock's default
+    unit, 10 kg: 6.9 s)."""
     for name in scenarios.NAMES:
         u = Simulation(scenario_path(name), seed=1).units
         n = u.n_ai
@@ -217,21 +253,24 @@ def test_bench_scenarios_with_the_steering_beside_the_step(tmp_path, capsys):
 
 def test_bench_scenarios_with_a_scene_key_set(tmp_path, capsys):
     """``--set PATH=VALUE`` changes every scenario scene it runs, in the worker processes too
-    (how the README's figures with rigidflock's default unit are reproduced): each row names the
-    change and is the run of the scene so changed, a different run from the scene's own (a 10 kg
-    unit gathers speed a fourteenth as fast as the scenes' 0.7 kg ones)."""
+    (how the README's figures with rigidflock's default unit are reproduced, one key a group):
+    each row names the changes and is the run of the scene so changed, a different run from the
+    scene's own (a 10 kg unit gathers speed a fourteenth as fast as the scenes' 0.7 kg ones)."""
     import json
 
     out = tmp_path / "s.json"
     args = ["bench", "--scenarios", "wall_squeeze", "--seeds", "1,2", "--workers", "2"]
-    assert main([*args, "--set", "groups[0].mass=10", "--json", str(out)]) == 0
-    assert "--set groups[0].mass=10" in capsys.readouterr().out
+    keys = heavy("wall_squeeze")
+    assert keys == ("groups[0].mass=10", "groups[1].mass=10")
+    sets = [a for k in keys for a in ("--set", k)]
+    assert main([*args, *sets, "--json", str(out)]) == 0
+    assert "--set groups[0].mass=10, --set groups[1].mass=10" in capsys.readouterr().out
     rows = json.loads(out.read_text())
     path = scenario_path("wall_squeeze")
     for row, seed in zip(rows, (1, 2), strict=True):
-        here = scenarios.run_scenario(path, seed, None, ("groups[0].mass=10",))
+        here = scenarios.run_scenario(path, seed, None, keys)
         assert row == {**here, "seconds": row["seconds"]}
-        assert row["set"] == ["groups[0].mass=10"]
+        assert row["set"] == list(keys)
     own = scenarios.run_scenario(path, 1)
     assert own["set"] == [] and run_figures(rows[0]) != run_figures(own)
 
