@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import load_tool
+from tests.runs.test_scenarios import heavy
 
 tool = load_tool("pin_spells")
 
@@ -43,10 +44,10 @@ def test_a_unit_waiting_its_turn_in_the_open_is_a_stall_not_a_pin(until):
     gap, slower than a tenth of cruise from 11.8 s to 13.7 s, touching nothing, and nobody is
     pressed on a wall: no pin, and that stall the longest. A run cut off at 13 s, with the
     stall still under way, counts it up to then. Without ``crowd`` no stalls are tracked."""
-    heavy = ("groups[0].mass=10", "groups[1].mass=10")
-    pins, stalls = tool.spells("wall_squeeze", 1, None, 0.5, until, heavy, crowd=True)
+    keys = heavy("wall_squeeze")
+    pins, stalls = tool.spells("wall_squeeze", 1, None, 0.5, until, keys, crowd=True)
     assert pins == []
     length, unit, end = stalls[0][:3]
     assert unit == 1 and abs(end - min(until, 13.7)) < 0.1
     assert abs((end - length) - 11.8) < 0.1  # from when it slowed, cut off or not
-    assert tool.spells("wall_squeeze", 1, None, 0.5, until, heavy)[1] == []
+    assert tool.spells("wall_squeeze", 1, None, 0.5, until, keys)[1] == []
