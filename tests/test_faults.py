@@ -30,8 +30,8 @@ def cli(*args, env=None, timeout=120):
     )  # fmt: skip
 
 
-# What the issue measured as internal errors, MemoryErrors and hangs: each is now one line naming
-# the key, before anything is allocated.
+# Inputs that once gave internal errors, MemoryErrors or hangs: each must be one line naming the
+# key, before anything is allocated.
 MEASURED = [
     ("[world]\nsize = [1" + "0" * 48 + ", 600]", "world.size"),
     ("[world]\nsize = [1e12, 1e12]", "world.size"),

@@ -1,5 +1,5 @@
 """The vehicle model of *AI for Game Developers*, chapter 4 (AIDemo4): thrust, drag, angular
-damping and the bow force (the README's "The model: decisions").
+damping and the bow force.
 
 All inputs are per-unit arrays; all outputs are world-frame force (N, 2) in newtons and torque (N,)
 in newton-metres about the centre of mass, ready for one batch write to pymunk.

@@ -1,5 +1,4 @@
-"""Replay files: recorder, reader, verification and playback of recorded runs (the README's
-"Replays" section).
+"""Replay files: recorder, reader, verification and playback of recorded runs.
 
 A replay holds everything needed to see a run again and to run it again: the scene, seed and
 versions, every input that changed the run, and every unit's state at every tick::

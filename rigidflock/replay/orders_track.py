@@ -15,7 +15,7 @@ re-simulated (physics) up to that tick, from the recorded scene, seed and inputs
 before (made after that tick's orders, as the simulation makes it beside the step), and a
 recording that starts after tick 0 with an order at its first tick is re-simulated up to it
 for that decision. ``world.neighbour_ticks`` changes nothing here: while a group is under orders
-the simulation finds the neighbours on the state it decides on, as before model 12.
+the simulation finds the neighbours on the state it decides on.
 
 Seeking back restarts from the nearest checkpoint (one every ``CHECKPOINT`` ticks).
 """

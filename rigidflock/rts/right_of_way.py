@@ -47,7 +47,7 @@ PAST = 1.0  # unit lengths: on the far side by route and this far off the point:
 # unit lengths: a yield ends once the other group's units are this far through the point. At
 # PAST, a unit of the group with the right of way still crawling out of the door past the
 # waiting units counted as through; they came on and pushed it back through the door, and a
-# second standoff followed (doorway_two_way seed 22, model 10: late)
+# second standoff followed (doorway_two_way seed 22: late)
 CLEAR_OF = 2.5
 # a yield begun before the groups met (:mod:`.doors`) ends sooner: its units wait outside the
 # door from the start, not pressed at its mouth, and a unit 1.5 lengths past the point is clear

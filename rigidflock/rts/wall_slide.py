@@ -23,7 +23,7 @@ from rigidflock.model.steering.pursuit import seek_steer
 
 REACH = 0.6  # unit lengths (plus the wall's half thickness) from the centre: against the wall
 # share of the wall's normal in the slide heading: along the wall and off it at 45 degrees. A
-# third (model 3-5) kept the wall's lane beside a gap: its units crept along the face, pressed
+# third kept the wall's lane beside a gap: its units crept along the face, pressed
 # and starved by the crowd merging in front of them, pinned for 30-50 s in the bottleneck
 OFF_WALL = 1.0
 NOSE_IN = 0.5  # cos of the angle between the bow and the wall's inward normal: nose-in

@@ -1,7 +1,7 @@
 """The scene key reference, from the declarations next to each spec field.
 
 :func:`reference` lists every table and key a scene file may write, with its type, default,
-limits and help text: the source of docs/scenes.md and ``check --keys``.
+limits and help text: the source of docs/reference/scene-keys.md and ``check --keys``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Scene files: TOML text -> a validated, frozen :class:`Scene`.
 
-The format is docs/scenes.md (the README's "Scene files"). Every key has a default except
-``groups[*].count``. Validation collects *every* error it finds before raising
-:class:`SceneError`; each error is one line of the form ``FILE: FIELD.PATH: message`` (syntax
-errors name the line instead of a field). Unknown keys are errors with a did-you-mean. This
-package does not import pymunk: scenes are plain data.
+The format is docs/reference/scene-keys.md. Every key has a default except ``groups[*].count``.
+Validation collects *every* error it finds before raising :class:`SceneError`; each error is one
+line of the form ``FILE: FIELD.PATH: message`` (syntax errors name the line instead of a field).
+Unknown keys are errors with a did-you-mean. This package does not import pymunk: scenes are
+plain data.
 
 Decisions beyond the format's reference:
 

@@ -1,8 +1,8 @@
-"""The scene key reference as text: docs/scenes.md and ``rigidflock check --keys``.
+"""The scene key reference as text: docs/reference/scene-keys.md and ``rigidflock check --keys``.
 
 Both are generated from the declarations next to each spec field (:func:`keys.reference`), so
-they cannot drift from what the reader accepts; a test compares docs/scenes.md with
-:func:`markdown`. Regenerate it with ``rigidflock check --keys --markdown > docs/scenes.md``.
+they cannot drift from what the reader accepts; a test compares docs/reference/scene-keys.md with
+:func:`markdown`. Regenerate it with ``python docs/generate.py``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ are degrees in the file, lengths world units, times seconds, forces newtons. Key
 for one run without editing the file: `rigidflock run SCENE --set rules.weights.cohesion=2`.
 
 This page is generated from the scene reader's own declarations
-(`rigidflock check --keys --markdown > docs/scenes.md`); a test fails when it is stale.
+(`python docs/generate.py`); a test fails when it is stale.
 The bundled scenes (`rigidflock scenes`) show the commonly tuned keys with comments.
 """
 
@@ -68,7 +68,7 @@ def _cell(text: str) -> str:
 
 
 def markdown() -> str:
-    """docs/scenes.md: one table per scene table, a row per key."""
+    """docs/reference/scene-keys.md: one table per scene table, a row per key."""
     tables = {row.path: row for row in reference() if row.path in _TABLES}
     lines = [_INTRO]
     for name, rows in _sections().items():

@@ -20,7 +20,7 @@ snapshot they were found on. A step that switches rules, gives orders or adds bu
 afresh, neighbours included, on its own snapshot; so does the first decision, and every
 decision while a group is under orders (the control's queues read the gap ahead: a tick-old gap
 lost two-way doorway runs). ``world.neighbour_ticks = 0`` always finds them on the snapshot
-decided on (model 11).
+decided on.
 
 With ``world.reaction_ticks = 1`` the rules decide beside the physics step instead of before it:
 tick ``t`` writes the forces of the decision made on snapshot ``t - 1`` (the vehicle's own terms,
@@ -64,54 +64,9 @@ from rigidflock.sim.unpin import unpin_throttle
 
 __all__ = ["MODEL_VERSION", "Simulation"]
 
-# The model this rigidflock simulates. Bumped whenever a change alters the arithmetic of a run (the
-# same scene, seed and inputs then give different states); recordings store it and ``verify``
-# re-simulates only recordings of this model. 1: rigidflock 0.1 on (files without the field are
-# model 1). 2: avoidance takes priority over flocking near obstacles and walls, units in contact
-# steer along the surface and back out, routes keep clearance from the unit's own half-width.
-# 3: ordered units against a scene wall slide along it, formation slots leave the group's way in
-# free (runs without move orders are as in model 2). 4: a stuck ordered unit queued close behind
-# another does not back off, formation slots stand in sight of the goal (runs without move orders
-# are as in model 3). 5: formation slots leave room for the unit standing on them, off walls and
-# the world's edge (runs without move orders are as in model 4). 6: ordered units against a scene
-# wall leave it at 45 degrees as they slide along it; slots are made again after a building lands
-# beside one (runs without move orders are as in model 5). 7: a unit waiting against a wall for
-# a second is let in by the units of its group that have it in front of their bow and have
-# waited less (runs without move orders are as in model 6). 8: the slots of a group of 256 units
-# or more are dealt by auction, within 0.01 world units of the least total distance, instead of
-# the exact method, and over 2,000 units in blocks (smaller groups and runs without move orders
-# are as in model 7). 9: ordered units lying side-on against a wall are not backed out when
-# pressed still; meeting another group's unit head on, a unit keeps 1.25 widths right of its
-# route instead of 0.75 (runs without move orders are as in model 8). 10: ordered units slow
-# for the turns of their route and to turn onto their target (``rts/turn_speed.py``; runs
-# without move orders are as in model 9). 11: a group yielding at a door goes on once the other
-# group's units are 2.5 lengths through the meeting point instead of 1 (runs without move
-# orders, and with one group, are as in model 10). Scenes with ``world.reaction_ticks = 1``
-# (new in model 11; the default 0 is the model as before) decide their steering beside the step.
-# 12: in crowds of 2,000 AI units or more, while no move order is under way, the flocking rules'
-# neighbour terms (cohesion, alignment, separation, the leader cone, the gap ahead) are found on
-# the snapshot one tick before the one the rest of the rules read, during the physics step
-# (``world.neighbour_ticks``, new: "auto" by default, 1 in any scene, 0 model 11; smaller
-# crowds are as in model 11, and runs with move orders from their first order on). 13: two
-# groups whose routes run through one narrow way in opposite directions take turns before they
-# meet in it (``rts/doors.py``; runs with fewer than two groups are as in model 12). 14: a unit
-# close behind one backing out stops pushing it (``sim/give_way.py``), and an ordered unit on the
-# way makes progress by its route alone (``rts/progress.py: left_to_go``; the clock stuck
-# detection, door standoffs, merging and the stuck-time metric read). 15: ordered units' feelers
-# reach at most ``navigation.wall_feeler`` (2) lengths for the world's walls, not 25 (runs
-# without move orders, and in worlds that wrap or are open, are as in model 14). 16: a unit of a
-# group yielding at a door brakes at full reverse while it is faster than it can stop from
-# before its place (runs with fewer than two groups are as in model 15). 17: ordered units at
-# their formation follow the order alone, without the flocking rules, unless meeting another
-# group's unit head on (``rts/control.py``), and a unit standing on its slot in the way of a late
-# one of its group moves up into the late one's slot (``rts/slots.py: move_up``; runs without
-# move orders are as in model 16). 18: a unit waiting against a wall to merge is let in by the
-# units it would go ahead of, judged by its bow rather than its centre (``rts/merging.py``; runs
-# without move orders are as in model 17). 19: a unit at its formation (short of its arrival
-# radius) that lets in one waiting to merge queues for it (``rts/control.py``; at a gap the
-# whole crowd is at its formation by route; runs without move orders are as in model 18). 20:
-# the merge of models 7, 18 and 19 removed: nobody waits against a wall to be let in, and units
-# at their formation never queue (runs without move orders are as in model 19).
+# The number of the simulation's behaviour, stored in every recording: bumped whenever a change
+# alters any run's states (the same scene, seed and inputs then give others); ``verify``
+# re-simulates only recordings of this number. docs/changelog.md lists what each one changed.
 MODEL_VERSION = 20
 
 # seconds a thread may hold the GIL while another waits, while the decision runs beside the step

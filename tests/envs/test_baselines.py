@@ -1,7 +1,7 @@
 """The scripted evader survives longer than the random policy: the observation carries what an
-evader needs (a small sample of the README's 50-seed figures). max_ticks 2400 (40 s) keeps it
-short: the random policy is caught after 1595-2203 ticks on these seeds (model 2), the scripted
-evader is not caught before the end."""
+evader needs (a small sample of ``tools/evade_baselines.py``'s 50-seed figures). max_ticks 2400
+(40 s) keeps it short: the random policy is caught after 1595-2203 ticks on these seeds, the
+scripted evader is not caught before the end."""
 
 import numpy as np
 import pytest

@@ -35,7 +35,7 @@ def test_there_are_recordings_of_this_model():
 
 def test_the_longer_recordings_ticks_reach_the_formation():
     # the 120-tick recordings end long before any unit is at its formation, where the order
-    # alone steers (model 17): the scene recorded for longer has every unit on its slot within
+    # alone steers: the scene recorded for longer has every unit on its slot within
     # the recorded ticks (it verifies above, so the recording holds the same states)
     sim = Simulation(ROOT / "rigidflock" / "scenes" / "scenarios" / "doorway_one_way.toml", seed=1)
     for _ in range(FIXTURE_TICKS["doorway_one_way"]):

@@ -1,24 +1,9 @@
-"""Recordings made by earlier models still read and play back: rigidflock 0.1.0's (format 1,
-model 1, ``*_v010.rfr``) and models 2 to 19's (``*_model2.rfr`` ... ``*_model19.rfr``). They cannot
-be verified any more, since this model simulates them differently (model 2: prioritised feelers,
-routes from the unit's half-width; model 3: wall sliding and slots off the way for ordered units;
-model 4: no backing off queued in a crowd, slots in sight of the goal; model 5: slots with room
-for their unit; model 6: ordered units leave a wall at 45 degrees as they slide along it; model
-7: units waiting against a wall are let into the stream; model 8: large groups' slots dealt by
-auction; model 9: units sliding side-on along a wall are not backed out; model 10: ordered units
-slow for turns; model 11: a yield at a door ends later; in models 8 and 9 these two scenes' runs
-are the same, but their recordings say model 7 and 8; in model 10 the aidemo4 run (no move
-orders) is as in model 9, and in models 11 and 12 both are as in model 10; model 12 changed only
-crowds of 2,000 AI units or more; model 13: two groups take turns at a door before they meet
-in it, and both scenes have one group; model 14: units close behind a backing unit stop pushing
-it, and neither scene's first 120 ticks has one; model 15: ordered units feel the world's
-walls only 2 lengths ahead, and aidemo4 has no move order; model 16: a yielding unit brakes
-harder, and both scenes have one group; model 17: units at their formation do not flock, and
-a standing unit moves up for a late one, and both scenes' first 120 ticks are as in model
-16; model 18: a unit waiting to merge is let in when its bow is ahead, and the three recorded
-scenes are as in model 17; in model 19 a unit at its formation queues for one it lets in, and
-the three are as in model 18; model 20 removed that merge, and the three are as in model 19).
-``verify`` says so in one line instead of reporting a difference."""
+"""Recordings of earlier models: rigidflock 0.1.0's (format 1, model 1, ``*_v010.rfr``) and those
+of every model after it below ``MODEL_VERSION`` (``*_modelN.rfr``: ``aidemo4`` and
+``rts_doorway``, and ``doorway_one_way`` from model 17). Each still reads and plays back at its
+first and last tick; ``verify`` and ``rigidflock verify`` say in one line that it cannot be
+verified (this model simulates it differently: docs/changelog.md) instead of reporting a
+difference; and the reader gives a file's scene the keys its model ran it with."""
 
 import pytest
 
@@ -73,7 +58,7 @@ def test_an_old_recording_still_plays_back(path):
 
 
 def test_there_are_fixtures():
-    # a flock with a player, and move orders through a doorway, by model 1 and by model 2
+    # a flock with a player, and move orders through a doorway, by every earlier model
     assert len(FIXTURES) >= 4
     assert {model_of(p) for p in FIXTURES} == set(range(1, MODEL_VERSION))
 

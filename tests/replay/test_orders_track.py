@@ -14,8 +14,8 @@ from rigidflock.scene.overrides import derive
 from rigidflock.sim.commands import Command
 from tests.conftest import reacting
 
-# (world.reaction_ticks, world.neighbour_ticks): model 11's way, neighbours a tick early, beside
-# the step
+# (world.reaction_ticks, world.neighbour_ticks): neighbours of the state decided on, neighbours a
+# tick early, the whole decision beside the step
 TIMINGS = [(0, 0), (0, 1), (1, 1)]
 
 

@@ -336,7 +336,7 @@ def until_arrival(sim):
 
 
 def test_units_at_their_formation_follow_the_order_alone(scene_from):
-    # model 17: the flocking rules' pull and push fight a unit's way to its slot, and in the
+    # the flocking rules' pull and push fight a unit's way to its slot, and in the
     # 1,000-unit bottleneck pressed the crowd into the walls; on the way the group still flocks
     sc = scene_from(CROWD_TO_FORMATION)
     sim = Simulation(sc)

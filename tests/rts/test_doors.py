@@ -1,4 +1,4 @@
-"""Doors seen ahead (:mod:`rigidflock.rts.doors`, issue 11): the narrow stretch of a route, the
+"""Doors seen ahead (:mod:`rigidflock.rts.doors`): the narrow stretch of a route, the
 door two routes share the opposite way, the yield begun before the groups meet in it; and end to
 end, the two-way doorway taking turns without a standoff."""
 
@@ -94,9 +94,9 @@ def test_units_through_the_door_or_arrived_do_not_count():
 def test_the_two_way_doorway_takes_turns_before_the_door_and_arrives_in_time(seed):
     """doorway_two_way: the groups take turns before any unit is in the door (its faces are at
     x = 79 and 81), so nobody backs out of it, and everyone arrives within the scenario's
-    limit. In model 12 the groups met nose to nose in the door first: seed 41's last unit
-    arrived at 48.5 s against a 46.8 s limit, seeds 1 and 2 at 34.5 and 39.1 s (now 38.9, 26.1
-    and 37.4 s)."""
+    limit. Meeting nose to nose in the door first, with the standoff's right of way alone, seed
+    41's last unit arrived at 48.5 s against a 46.8 s limit, seeds 1 and 2 at 34.5 and 39.1 s
+    (taking turns before the door: 38.9, 26.1 and 37.4 s)."""
     sim = Simulation(load_scene(scenario_path("doorway_two_way")), seed=seed)
     dt = sim.scene.world.dt
     began = limit = None

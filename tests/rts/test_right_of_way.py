@@ -1,4 +1,4 @@
-"""Right of way at a door (:mod:`rigidflock.rts.right_of_way`, issue 11): standoffs, who goes
+"""Right of way at a door (:mod:`rigidflock.rts.right_of_way`): standoffs, who goes
 first, the yielding group's queue and the way it backs out, the other group waiting for the
 door to clear; and end to end, the two-way doorway that jammed."""
 
@@ -238,9 +238,9 @@ def test_the_group_with_the_right_of_way_waits_while_the_door_is_taken():
 
 def test_a_yield_ends_once_the_other_group_is_through_or_after_yield_seconds():
     """A yield holds while a unit of the group with the right of way is short of the door, and
-    while it is through but less than ``CLEAR_OF`` lengths past the meeting point (model 11:
-    at 1 length, a unit still crawling out of the door counted as through, and the yielding
-    units came on and pushed it back through the door); it ends after ``YIELD_SECONDS``."""
+    while it is through but less than ``CLEAR_OF`` lengths past the meeting point (at 1
+    length, a unit still crawling out of the door counted as through, and the yielding units
+    came on and pushed it back through the door); it ends after ``YIELD_SECONDS``."""
     grid = door_grid()
     west = group(0, [0, 1], (55.0, 10.0), grid)
     east = group(1, [2, 3], (5.0, 10.0), grid)
@@ -290,14 +290,14 @@ def test_a_yield_taken_ahead_ends_once_the_other_group_is_clear_of_the_door():
 
 @pytest.mark.parametrize("seed", [1, 5, 23])
 def test_the_two_way_door_clears_with_one_group_yielding(seed):
-    """doorway_two_way (issue 11: on seed 3 six units jammed nose to nose in the door from
-    about 10 s on; keeping right and backing off freed them one by one, the last east unit
-    came through at 41 s and arrived after the 47 s limit): one group yields to the other,
+    """doorway_two_way (without a right of way, on seed 3 six units jammed nose to nose in the
+    door from about 10 s on; keeping right and backing off freed them one by one, the last east
+    unit came through at 41 s and arrived after the 47 s limit): one group yields to the other,
     whose three units are through the door within 30 s of the start, and the yielding group
     goes on once they are. Which group yields depends on how they come: the west group on 1
-    and 23, the east on 5. In models 11 and 12 these were seeds where the groups met in a
-    standoff in the door (model 11, seeds 1-40: standoffs on 20, the property held on 19);
-    since model 13 they take turns before the door (``tests/rts/test_doors.py``)."""
+    and 23, the east on 5. These seeds were picked where the groups met in a standoff in the
+    door (on seeds 1-40: standoffs on 20, the property held on 19); with turns taken before
+    the door (``tests/rts/test_doors.py``) they yield ahead of it instead."""
     sim = Simulation(load_scene(scenario_path("doorway_two_way")), seed=seed)
     dt = sim.scene.world.dt
     yields = set()

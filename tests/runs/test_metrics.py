@@ -20,8 +20,8 @@ def scene_of(name: str, reaction_ticks: int, neighbour_ticks: int = 1):
     return derive(scene, {"world.neighbour_ticks": neighbour_ticks})
 
 
-# (world.reaction_ticks, world.neighbour_ticks): model 11's way, neighbours a tick early, beside
-# the step
+# (world.reaction_ticks, world.neighbour_ticks): neighbours of the state decided on, neighbours a
+# tick early, the whole decision beside the step
 TIMINGS = [(0, 0), (0, 1), (1, 1)]
 
 

@@ -32,7 +32,7 @@ def heavy(name: str) -> tuple[str, ...]:
 
 
 def check(r):
-    """The issue's requirement: everyone on their slot within the RTS time limit (2 x route at
+    """The suite's bar: everyone on their slot within the RTS time limit (2 x route at
     the group's speed + N x L / speed + 20 s), nobody pressed still against a wall for more
     than 5 s at a time."""
     assert r["arrived_fraction"] == 1.0, r
@@ -41,11 +41,11 @@ def check(r):
 
 
 # measured failing: expected to fail until fixed, strict so a fix shows (none at the moment;
-# doorway_two_way on seed 3 jammed in the door until the right of way, rts/right_of_way.py)
+# without the right of way, rts/right_of_way.py, doorway_two_way jams in the door on seed 3)
 KNOWN: dict[tuple[str, int], str] = {}
 # the two-way door also on seeds 4-16: which group gets there first, and how askew, depends on
-# the seed, and the right of way has to hold for either (its margins are thin: model 3 lost
-# seed 9, which seeds 1-8 did not show)
+# the seed, and the right of way has to hold for either (its margins are thin: seed 9 was once
+# lost by a change that seeds 1-8 passed)
 MORE_SEEDS = {"doorway_two_way": tuple(range(4, 17))}
 CASES = [
     pytest.param(name, seed, marks=pytest.mark.xfail(strict=True, reason=KNOWN[name, seed]))
@@ -68,14 +68,14 @@ def test_a_longer_scenario_completes_unpinned(name, seed):
     check(scenarios.run_scenario(scenario_path(name), seed))
 
 
-# runs that failed on fresh seeds in model 13 with the 10 kg unit, traced (and run so here: the
-# scenes' pedestrians take other ways): a pin of 7.02 s at the hallway's mouth (a
-# unit pushed back in as it backed out; model 14's give-way: 1.87 s) and the double squeeze's
-# last unit late (run past the west gap; in model 14 its run differs, and it arrives at 0.73 of
-# the limit: kept as a case a change may lose again, not as a mechanism shown fixed); in model
-# 14, the double squeeze's seed 44 late: a unit by the east gap turned from it by the rules'
-# feel of the top wall 100 world units away, against its order (model 15's short wall feeler
-# for ordered units: in at 0.48 of the limit)
+# runs that failed on fresh seeds with the 10 kg unit, traced (and run so here: the scenes'
+# pedestrians take other ways): a pin of 7.02 s at the hallway's mouth (a unit pushed back in as
+# it backed out; with units giving way to a unit backing out, sim/give_way.py: 1.87 s); the
+# double squeeze's last unit late (run past the west gap; the give-way re-drew its run, which
+# arrives at 0.73 of the limit: kept as a case a change may lose again, not as a mechanism shown
+# fixed); the double squeeze's seed 44 late: a unit by the east gap turned from it by the rules'
+# feel of the top wall 100 world units away, against its order (with ordered units' short wall
+# feeler, navigation.wall_feeler: in at 0.48 of the limit)
 TRACED = (("hallway_one_way", 54), ("double_squeeze", 66), ("double_squeeze", 44))
 
 
@@ -102,8 +102,8 @@ def test_the_bottleneck_with_the_10_kg_unit_clears_completely():
     """rigidflock's default unit, 14 times as slow to gather speed: every one through and on
     its slot in time (the scene's seed). The 5 s bound on pins is not met across seeds with it:
     the crowd's stop-and-go holds the lane along the wall's face still for longer on about one
-    seed in six (model 20: 3.2 s on this seed, over 5 s on 10 of seeds 85-140, the longest 6.18
-    s). Held to 7 s here, so a longer tail shows: model 13 reached 8.78 s."""
+    seed in six (3.2 s on this seed, over 5 s on 10 of seeds 85-140, the longest 6.18 s). Held
+    to 7 s here, so a longer tail shows (earlier versions of the steering reached 8.78 s)."""
     r = scenarios.run_scenario(
         scenario_path("bottleneck_squeeze"), None, None, heavy("bottleneck_squeeze")
     )
@@ -166,8 +166,8 @@ def test_an_unknown_scenario_is_one_clear_line(tmp_path, capsys):
 
 
 def test_bench_scenarios_on_several_seeds(tmp_path, capsys):
-    """``--seeds`` runs every named scenario on each seed (how the README's other-seed figures
-    are reproduced): one row per scenario and seed, the seed in the table and the JSON, and a
+    """``--seeds`` runs every named scenario on each seed (how figures over many seeds are
+    measured): one row per scenario and seed, the seed in the table and the JSON, and a
     run on a given seed is that seed's (spawn places differ, so do the figures)."""
     out = tmp_path / "s.json"
     assert main(["bench", "--scenarios", "wall_squeeze", "--seeds", "1,2", "--json", str(out)]) == 0
@@ -234,8 +234,8 @@ def run_figures(r: dict) -> tuple:
 
 
 def test_bench_scenarios_with_the_steering_beside_the_step(tmp_path, capsys):
-    """``--reaction-ticks 1`` runs the scenarios with ``world.reaction_ticks = 1`` (how the
-    README's figures beside the step are reproduced): the row says so and is the run of the
+    """``--reaction-ticks 1`` runs the scenarios with ``world.reaction_ticks = 1`` (how figures
+    with the steering beside the step are measured): the row says so and is the run of the
     scene so changed, a different run from the scene's own (units react a tick later)."""
     import json
 
@@ -253,7 +253,7 @@ def test_bench_scenarios_with_the_steering_beside_the_step(tmp_path, capsys):
 
 def test_bench_scenarios_with_a_scene_key_set(tmp_path, capsys):
     """``--set PATH=VALUE`` changes every scenario scene it runs, in the worker processes too
-    (how the README's figures with rigidflock's default unit are reproduced, one key a group):
+    (how the scenarios are measured with rigidflock's default unit, one key a group):
     each row names the changes and is the run of the scene so changed, a different run from the
     scene's own (a 10 kg unit gathers speed a fourteenth as fast as the scenes' 0.7 kg ones)."""
     import json

@@ -1,4 +1,4 @@
-"""docs/scenes.md is the reference the reader's declarations generate, and it covers every key."""
+"""docs/reference/scene-keys.md is the reference the reader's declarations generate, and it covers every key."""
 
 from rigidflock.scene.keys import reference
 from rigidflock.scene.reference_doc import markdown, text
@@ -6,7 +6,7 @@ from tests.conftest import ROOT
 
 
 def test_docs_scenes_md_is_up_to_date():
-    """Regenerate with: rigidflock check --keys --markdown > docs/scenes.md"""
+    """Regenerate with: python docs/generate.py"""
     assert (ROOT / "docs" / "scenes.md").read_text() == markdown()
 
 

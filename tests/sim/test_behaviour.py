@@ -1,8 +1,8 @@
 """The book's qualitative results, measured (*AI for Game Developers*, chapter 4 (AIDemo4)).
 
 Thresholds come from runs of these exact setups over several seeds (numbers in each docstring,
-measured on model 2 with ``PYTHONPATH=$PWD python tools/behaviour_figures.py``); each bound sits
-well inside the gap between the two cases it separates.
+measured with ``PYTHONPATH=$PWD python tools/behaviour_figures.py``); each bound sits well inside
+the gap between the two cases it separates.
 """
 
 import numpy as np

@@ -1,7 +1,7 @@
 """The AIDemo4 chase: obstacles and feelers, leaders, interceptors, families, the player.
 
-Figures in the docstrings: model 2, ``PYTHONPATH=$PWD python tools/behaviour_figures.py forest
-intercept leader families``."""
+Figures in the docstrings: ``PYTHONPATH=$PWD python tools/behaviour_figures.py forest intercept
+leader families``."""
 
 import numpy as np
 import pytest
@@ -16,7 +16,8 @@ from tests.conftest import ROOT
 
 def test_feelers_avoid_the_forest(scene_from):
     """Forest scene, 2000 ticks, seeds 1 and 2. Measured obstacle contacts: avoidance on 0 + 0,
-    off 52 + 351 (model 1 had 1 + 3 against 99 + 300, a ratio of 1%); the bound allows 10%."""
+    off 52 + 351 (with AIDemo4's feelers simply added to flocking, 1 + 3 against 99 + 300, a
+    ratio of 1%); the bound allows 10%."""
     text = (ROOT / "scenes" / "forest.toml").read_text()
     off_text = text.replace("chase = false", "chase = false\navoidance = false")
     on = sum(run_scene(scene_from(text), 2000, seed=s).metrics["obstacle_contacts"] for s in (1, 2))

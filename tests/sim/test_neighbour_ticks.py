@@ -1,7 +1,7 @@
-"""``world.neighbour_ticks = 1`` (model 12; by default, ``"auto"``, from 2,000 AI units): the pair
-pass finds each unit's neighbours beside the physics step, on the snapshot the step starts from,
-and the decision after the step reads those sums with the new snapshot. ``0`` finds them on the
-snapshot decided on, which is model 11."""
+"""``world.neighbour_ticks = 1`` (by default, ``"auto"``, from 2,000 AI units): the pair pass
+finds each unit's neighbours beside the physics step, on the snapshot the step starts from, and
+the decision after the step reads those sums with the new snapshot. ``0`` finds them on the
+snapshot decided on, as the recordings of model 11, made before the key, were simulated."""
 
 import sys
 import threading
@@ -51,7 +51,7 @@ def test_the_decision_reads_this_snapshot_and_the_neighbours_of_the_one_before(n
         key, role, wall_feeler = lag._keys()
         ordered = name == "rts_doorway" and tick >= 30
         assert (key is not None) == ordered
-        if ordered:  # under move orders: neighbours of the state decided on, as in model 11
+        if ordered:  # under move orders: neighbours of the state decided on
             assert lag.pairs_state is lag.state
             fresh.pairs(lag.state.copy(), lag.rules, key)
         else:
@@ -70,8 +70,8 @@ def test_the_decision_reads_this_snapshot_and_the_neighbours_of_the_one_before(n
 
 
 def test_pairs_then_decide_on_one_snapshot_is_the_whole_decision():
-    """The steerer's two halves on the same snapshot are its one call (what model 11 and every
-    fresh decision run)."""
+    """The steerer's two halves on the same snapshot are its one call (what
+    ``neighbour_ticks = 0`` and every fresh decision run)."""
     sim = Simulation(lagging(load_scene(bundled_scene("forest"))), seed=5)
     for _ in range(20):
         sim.step()
@@ -255,9 +255,9 @@ def test_neighbours_newer_than_the_decision_are_refused():
 )
 def test_auto_finds_neighbours_a_tick_early_in_crowds_of_2000_or_more(count, orders, late):
     """``"auto"`` (the default): a tick early from 2,000 AI units (the player not counted);
-    smaller crowds, every bundled scene and scored scenario among them, are as in model 11 (the
-    threshold is set by their behaviour, ``LATE_NEIGHBOURS_FROM``). Under move orders (given at
-    tick 0 here) never."""
+    smaller crowds, every bundled scene and scored scenario among them, find them on the
+    snapshot decided on (the threshold is set by their behaviour, ``LATE_NEIGHBOURS_FROM``).
+    Under move orders (given at tick 0 here) never."""
     order = "[[orders]]\nselect = { ids = [0, 1] }\ngoal = [100.0, 100.0]\n" if orders else ""
     text = (
         "[world]\nsize = [2000.0, 2000.0]\n[[groups]]\n"

@@ -1,12 +1,12 @@
 """Feelers against circular obstacles and the world's walls (*AI for Game Developers*, chapter
-4 (AIDemo4); the blocked interval, priority and contact: the README's "Model 2" section).
+4 (AIDemo4)), with rigidflock's blocked interval, priority and contact, below.
 
 The feeler of unit i runs from p_i along its heading h_i for ``feeler_len`` world units. An obstacle
 (centre c, radius r) is felt when a = c - p_i projects ahead (0 < a . h < feeler_len) and the
 feeler line passes within r + W/2 + L/2 of c; the unit then turns away from it with a force
 proportional to feeler_len / |a|. Arrays: positions/headings (N, 2); per-unit values (N,).
 
-Which way (model 2, issue 11): AIDemo4 sums -side(a) * feeler_len / |a| over the felt
+Which way: AIDemo4 sums -side(a) * feeler_len / |a| over the felt
 obstacles, so two trees on either side of the feeler cancel and steer the unit straight into the
 gap between them, even when the gap is narrower than the unit (a pocket it then sits in). Here
 the strength is AIDemo4's sum of feeler_len / |a| (and feeler_len / t for walls), and the side
@@ -20,10 +20,10 @@ for a unit under way the bow is along h). For a single surface this is AIDemo4's
 from its side (judged in the body frame, as AIDemo4 does); for two trees whose gap the unit
 does not fit through, it goes round the pair; in a corner, out along the nearer wall.
 
-Priority: the feeler's command no longer simply adds to flocking. A felt obstacle or wall nearer
-than ``PRIORITY_REACH`` of the feeler makes the unit urgent (:func:`urgency`, 0..1, 1 within
-``PRIORITY_FULL`` of the feeler) and the other rules' force is scaled by 1 - urgency, so the
-flock's pull cannot hold a unit nose-on to a tree; nor may they turn a unit toward a surface it
+Priority: the feeler's command does not simply add to flocking, as in AIDemo4. A felt obstacle
+or wall nearer than ``PRIORITY_REACH`` of the feeler makes the unit urgent (:func:`urgency`, 0..1,
+1 within ``PRIORITY_FULL`` of the feeler) and the other rules' force is scaled by 1 - urgency, so
+the flock's pull cannot hold a unit nose-on to a tree; nor may they turn a unit toward a surface it
 touches beside its front, which it turns a little away from instead (:func:`guard_range`), so it
 does not orbit a tree scraping along it. A unit touching static geometry ahead of its bow
 (its centre within its half-diagonal plus ``CONTACT_TOLERANCE`` of the surface) steers toward

@@ -3,9 +3,10 @@
 Three implementations share one signature, ``f(pos, radius, box) -> (i, j)``: :func:`pairs_brute`,
 the O(N^2) reference kept for comparison (as OpenSteer keeps its brute-force proximity database),
 :func:`pairs_kdtree` (scipy's cKDTree) and :func:`pairs_cells` (a compiled uniform cell list, the
-one the simulation uses; see the README for the measurements that chose it). All return each
-unordered pair once, ``i < j``, sorted, with ``|p_j - p_i| < radius`` (strict) measured as the
-minimum-image distance when ``box`` is given (a wrap-around world of size ``box = (w, h)``).
+one the simulation uses: 3.7 ms at 10,000 units against cKDTree's 8.9 ms and brute force's 7.2 s,
+``tools/bench_neighbours.py``). All return each unordered pair once, ``i < j``, sorted, with
+``|p_j - p_i| < radius`` (strict) measured as the minimum-image distance when ``box`` is given (a
+wrap-around world of size ``box = (w, h)``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Feelers against circles and walls on hand-checked cases, and the blocked interval that says
-which way a unit turns (issue 11: a pocket between two trees)."""
+which way a unit turns (a pocket between two trees, among others)."""
 
 import numpy as np
 
@@ -103,7 +103,7 @@ def test_wall_ahead_is_felt_and_turned_from():
 
 
 def test_two_trees_the_unit_does_not_fit_between_are_gone_round():
-    # trees of radius 16 whose edges are 1.5 apart (issue 11, the limited view's seed 3),
+    # trees of radius 16 whose edges are 1.5 apart (the forest's limited view, seed 3),
     # straight ahead with the gap a little to port: AIDemo4's sum nearly cancels and would
     # steer into the gap; the merged interval sends the unit round the nearer side of the pair
     a, b = (60.0, 17.5, 16.0), (60.0, -16.0, 16.0)
@@ -122,9 +122,9 @@ def test_a_wide_gap_keeps_aidemo4s_rule():
 
 
 def test_a_unit_in_a_two_tree_pocket_turns_out_of_it():
-    # issue 11's pocket, measured: the unit's side against tree 20 (to port, just behind its
-    # beam), its nose 1.7 from tree 11 (ahead to starboard); the old contact rule steered along
-    # tree 11's tangent nearer the heading, to port, deeper into the pocket
+    # the forest's pocket, measured: the unit's side against tree 20 (to port, just behind its
+    # beam), its nose 1.7 from tree 11 (ahead to starboard); steering along tree 11's tangent
+    # nearer the heading, as for one surface, would turn it to port, deeper into the pocket
     heading = np.radians(94.0)
     pos = (362.8, 444.3)
     t20, t11 = (345.7, 444.8, 16.0), (378.2, 453.0, 16.0)

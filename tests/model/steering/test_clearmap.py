@@ -7,7 +7,7 @@ import pytest
 from rigidflock.model.steering import clearmap, unit_kernel
 from rigidflock.model.torus import min_image
 from rigidflock.sim import Simulation
-from tests.sim.test_forests import FOREST  # issue 11's forest
+from tests.sim.test_forests import FOREST  # 30 units in a forest of 30 trees
 
 
 @pytest.mark.parametrize("wrap", [False, True])

@@ -8,7 +8,8 @@ from rigidflock.model.steering import kernels, unit_kernel
 from rigidflock.model.steering.blend import World, steer_reference
 from rigidflock.sim import Simulation
 
-# issue 11's forest, with a pocket between two trees 1.5 apart that units reach on seed 3
+# the forest of tests/sim/test_forests.py, with a pocket between two trees 1.5 apart that units
+# reach on seed 3
 from tests.sim.test_forests import FOREST
 
 SCENE = """
