@@ -1,10 +1,12 @@
 """Scenes travel with the package: listed, copied out, and taken by name wherever a scene is."""
 
+import re
+
 import pytest
 
 from rigidflock import Simulation, bundled_scene
 from rigidflock.cli import main
-from rigidflock.scenes import bundled_names, bundled_scenes, resolve_scene, resolve_sweep
+from rigidflock.scenes import bundled, bundled_names, resolve_scene, resolve_sweep
 from tests.conftest import ROOT
 
 
@@ -77,18 +79,22 @@ def test_an_unknown_name_is_one_clear_line(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["run", "aidemo5"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "no such file, nor a bundled scene" in err[0]
+    assert err == [
+        "rigidflock run: no such scene file or bundled scene: aidemo5 (did you mean aidemo4?)"
+    ]
 
 
 def test_scenes_lists_every_bundled_scene_with_a_line_about_it(capsys):
     assert main(["scenes"]) == 0
     out = capsys.readouterr().out
-    for s in bundled_scenes():
-        assert s.name in out
+    for s in bundled("scene"):
+        assert s.name in out.split("scenarios (")[0]
     assert "AI for Game Developers" in out
     # and the bundled sweeps, which `rigidflock sweep NAME` takes
-    sweeps = out.split("sweeps (`rigidflock sweep NAME`):")[1]
-    assert "forest_cohesion  Which cohesion weight keeps a flock together" in sweeps
+    sweeps = out.split("sweeps (rigidflock sweep NAME):")[1]
+    assert re.search(
+        r"^  forest_cohesion +Which cohesion weight keeps a flock together", sweeps, re.M
+    )
 
 
 def test_scenes_copy_copies_and_never_overwrites(tmp_path, capsys):

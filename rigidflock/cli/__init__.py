@@ -3,13 +3,15 @@
 Exit status: 0 success, 1 a run that failed or a verification that found a difference, 2 bad
 input (usage, scene, replay file, output path), 3 ``verify`` of a damaged or cut-short replay whose
 readable part matches, 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP: outputs finished or removed,
-a recording closed at its last complete chunk). Errors are one line each on stderr; ``--debug``
-shows the traceback instead.
+a recording closed at its last complete chunk), 141 the output's reader went away
+(``rigidflock check --keys | head``: nothing more is printed, as a tool killed by SIGPIPE).
+Errors are one line each on stderr; ``--debug`` shows the traceback instead.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import warnings
@@ -21,7 +23,30 @@ from rigidflock.outputs import OutputError
 from rigidflock.replay import ReplayError
 from rigidflock.scene import SceneError
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_DAMAGED", "EXIT_FAILED", "EXIT_OK", "build_parser", "main"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_DAMAGED",
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_OUTPUT_CLOSED",
+    "EXIT_STATUSES",
+    "build_parser",
+    "main",
+]
+
+EXIT_OUTPUT_CLOSED = 128 + getattr(signal, "SIGPIPE", 13)  # as a tool killed by SIGPIPE: 141
+
+# every exit status and what it means (the CLI reference lists them from here)
+EXIT_STATUSES = (
+    ("0", "success"),
+    ("1", "a run that failed, or a verification that found a difference"),
+    ("2", "bad input: usage, a scene, sweep or replay file, an output path"),
+    ("3", "verify: the replay is damaged or cut short, and its readable part matches"),
+    ("130, 143, 129", "interrupted (SIGINT, SIGTERM, SIGHUP): outputs finished or removed, a "
+     "recording closed at its last complete chunk"),
+    ("141", "the output's reader went away (`rigidflock check --keys | head`): nothing more is "
+     "printed"),
+)  # fmt: skip
 
 
 @contextlib.contextmanager
@@ -69,7 +94,28 @@ def interrupted(received: list[int]) -> int:
     return 128 + signum
 
 
+def output_closed() -> int:
+    """The reader of stdout or stderr went away (``rigidflock check --keys | head -3``): stop
+    quietly. What is left in stdout's buffer goes nowhere, and so does any later write (the
+    interpreter flushes stdout once more at exit, which would fail again and print)."""
+    with contextlib.suppress(OSError, ValueError):  # not a real file (a test's capture)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return EXIT_OUTPUT_CLOSED
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:
+        status = _main(argv)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a closed pipe shows here, while it can still be handled
+        return status
+    except BrokenPipeError:
+        return output_closed()
+
+
+def _main(argv: list[str] | None) -> int:
     fix_mmap_threshold()
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
@@ -105,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return interrupted(received)
+    except BrokenPipeError:  # the output's reader went away: main stops quietly
+        raise
     except Exception as e:  # a bug: still one line unless --debug
         if interrupt_in(e):
             return interrupted(received)

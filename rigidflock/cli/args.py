@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_DAMAGED = 3  # verify: the readable part matches, but the file is damaged or cut short
@@ -10,6 +11,11 @@ EXIT_DAMAGED = 3  # verify: the readable part matches, but the file is damaged o
 
 class UsageError(Exception):
     pass
+
+
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, with an "s" unless ``n`` is 1: "1 group", "2 groups"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 class Parser(argparse.ArgumentParser):
@@ -114,7 +120,9 @@ def fps(text: str) -> float:
 
 def scene_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "scene", help="scene file (TOML), or a bundled scene's name (rigidflock scenes lists them)"
+        "scene",
+        help="scene file (TOML), or a bundled scene's or scenario's name (rigidflock scenes "
+        "lists them)",
     )
     scene_options(p)
 
@@ -134,16 +142,38 @@ def set_arg(p: argparse.ArgumentParser, help: str) -> None:
     p.add_argument("--set", action="append", default=[], metavar="PATH=VALUE", help=help)
 
 
-def scene_path(arg: str):
-    """The file of a scene argument: a path, else a bundled scene's name (SceneError: neither)."""
+def missing_hint(arg: str, kind: str) -> str:
+    """What to add, in brackets, to "no such ... file" for ``arg``, which names no file and no
+    bundled file of ``kind`` (``"scene"``: a scene or scenario; ``"sweep"``): the command that
+    takes ``arg`` when it is a bundled file of the other kind, the closest bundled name, or for a
+    name (not a path elsewhere) where the names are listed; "" for nothing."""
+    from rigidflock.scenes import SCENE_KINDS, closest_name, find_bundled
+
+    if kind == "scene":
+        kinds, other, other_name, command = SCENE_KINDS, "sweep", "sweep", "sweep"
+    else:
+        kinds, other, other_name, command = "sweep", SCENE_KINDS, "scene", "run"
+    if find_bundled(arg, other) is not None:
+        stem = Path(arg).stem
+        return f" ({stem} is a bundled {other_name}: rigidflock {command} {stem})"
+    near = closest_name(arg, kinds)
+    if near is not None:
+        return f" (did you mean {near}?)"
+    parts = Path(arg).parts
+    return " (rigidflock scenes lists them)" if len(parts) == 1 or parts[0] == "scenes" else ""
+
+
+def scene_path(arg: str, command: str = "run"):
+    """The file of a scene argument: a path, else a bundled scene's or scenario's name
+    (SceneError: neither, with a did-you-mean)."""
     from rigidflock.scene import SceneError
     from rigidflock.scenes import is_missing, resolve_scene
 
     if is_missing(arg):
         raise SceneError(
             [
-                f"{arg}: no such file, nor a bundled scene of that name "
-                "(rigidflock scenes lists them)"
+                f"rigidflock {command}: no such scene file or bundled scene: {arg}"
+                + missing_hint(arg, "scene")
             ]
         )
     return resolve_scene(arg)
@@ -178,7 +208,8 @@ def load(args, path=None):
     from rigidflock.scene.budget import check_runs
     from rigidflock.scene.overrides import apply_overrides
 
-    scene = apply_overrides(load_scene(scene_path(args.scene if path is None else path)), args.set)
+    arg = args.scene if path is None else path
+    scene = apply_overrides(load_scene(scene_path(arg, args.command)), args.set)
     record = bool(getattr(args, "record", None))
     check_runs(scene, getattr(args, "seed", None), record, getattr(args, "memory_budget", None))
     for line in scene.warnings:

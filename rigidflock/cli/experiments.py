@@ -6,9 +6,10 @@ import contextlib
 import sys
 from pathlib import Path
 
-from rigidflock.cli.args import EXIT_FAILED, EXIT_OK, UsageError
+from rigidflock.cli.args import EXIT_FAILED, EXIT_OK, UsageError, missing_hint, plural
 from rigidflock.cli.progress import progress_bar
 from rigidflock.outputs import check_writable
+from rigidflock.scene import SceneError
 
 
 def _executor(args):
@@ -29,8 +30,14 @@ def cmd_sweep(args) -> int:
     from rigidflock.runs.sweep_spec import load_sweep
     from rigidflock.scenes import resolve_sweep
 
+    path = resolve_sweep(args.sweep)
+    if not path.exists():
+        raise SceneError(
+            [f"rigidflock sweep: no such sweep file or bundled sweep: {args.sweep}"
+             + missing_hint(args.sweep, "sweep")]
+        )  # fmt: skip
     # every run's scene checked before any starts
-    spec = load_sweep(resolve_sweep(args.sweep), args.set)
+    spec = load_sweep(path, args.set)
     out = Path(args.out or Path(args.sweep).with_suffix(".csv").name)
     check_writable(out, "-o")
     if out.suffix.lower() != ".csv":
@@ -44,8 +51,8 @@ def cmd_sweep(args) -> int:
         rows = run_sweep(spec, executor=ex, out=out, resume=args.resume, progress=bar)
     bad = failed(rows)
     if not args.quiet:
-        print(f"{out}: {len(rows)} runs ({len(spec.points)} points x {len(spec.seeds)} seeds), "
-              f"{bad} failed")  # fmt: skip
+        print(f"{out}: {plural(len(rows), 'run')} ({plural(len(spec.points), 'point')} x "
+              f"{plural(len(spec.seeds), 'seed')}), {bad} failed")  # fmt: skip
     for r in rows:
         if r["status"] != "ok":
             print(f"rigidflock: {args.sweep}: run failed (seed {r['seed']}): {r['error']}",
@@ -60,7 +67,7 @@ def cmd_plot(args) -> int:
         import matplotlib  # noqa: F401
     except ImportError:
         raise UsageError(
-            "rigidflock plot: needs matplotlib (pip install 'rigidflock[plot]')"
+            'rigidflock plot: needs matplotlib (pip install ".[plot]" in the rigidflock checkout)'
         ) from None
     check_writable(args.out, "-o")
     try:

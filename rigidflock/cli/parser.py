@@ -215,7 +215,7 @@ def _add_bench(sub) -> None:
 
 def _add_check(sub) -> None:
     c = sub.add_parser("check", help="validate scene files and report every error")
-    c.add_argument("scenes", nargs="*", help="scene files (or bundled scenes' names)")
+    c.add_argument("scenes", nargs="*", help="scene files, or bundled scenes' or scenarios' names")
     scene_options(c)
     c.add_argument(
         "--seed", type=seed, default=None, help="place the obstacle field as run --seed would"
@@ -224,7 +224,9 @@ def _add_check(sub) -> None:
     c.add_argument(
         "--keys", action="store_true", help="print every scene key: type, default, limits, meaning"
     )
-    c.add_argument("--markdown", action="store_true", help="with --keys: as docs/scenes.md")
+    c.add_argument(
+        "--markdown", action="store_true", help="with --keys: as docs/reference/scene-keys.md"
+    )
     c.set_defaults(func=run.cmd_check)
 
 
@@ -282,13 +284,22 @@ class _SubParser(Parser):
 
 
 def _add_scenes(sub) -> None:
-    s = sub.add_parser("scenes", help="list the bundled scenes, or copy one out to edit")
+    s = sub.add_parser(
+        "scenes", help="list the bundled scenes, scenarios and sweeps, or copy one out to edit"
+    )
     s.set_defaults(func=scenes.cmd_list)
     ss = s.add_subparsers(dest="scenes_command", metavar="[list | copy]", parser_class=type(s))
-    ls = ss.add_parser("list", help="list the bundled scenes (the default)")
+    ls = ss.add_parser(
+        "list", help="list the bundled scenes, scenarios and sweeps, each with a line about it "
+        "(the default)",
+    )  # fmt: skip
     ls.set_defaults(func=scenes.cmd_list)
-    cp = ss.add_parser("copy", help="copy a bundled scene into a folder (never overwrites)")
-    cp.add_argument("name", help="bundled scene, e.g. aidemo4")
+    cp = ss.add_parser(
+        "copy",
+        help="copy a bundled scene, scenario or sweep into a folder (never overwrites; a sweep "
+        "comes with its base scene)",
+    )
+    cp.add_argument("name", help="bundled scene, scenario or sweep, e.g. aidemo4")
     cp.add_argument(
         "dest", nargs="?", default=".", help="folder (default: here) or a new FILE.toml"
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from rigidflock.cli.args import EXIT_DAMAGED, EXIT_FAILED, EXIT_OK, UsageError
+from rigidflock.cli.args import EXIT_DAMAGED, EXIT_FAILED, EXIT_OK, UsageError, plural
 from rigidflock.cli.progress import progress_bar
 from rigidflock.outputs import check_writable
 from rigidflock.replay import ReplayError
@@ -88,16 +88,15 @@ def cmd_verify(args) -> int:
             f"rigidflock: {args.file}: differs at {result.difference.describe()}", file=sys.stderr
         )
         return EXIT_FAILED
+    checked = plural(result.ticks_checked, "tick")
     if not result.complete:  # a script must not take a damaged recording for a good one
+        are = "is" if result.ticks_checked == 1 else "are"
         print(
-            f"{args.file}: damaged or cut short: the readable {result.ticks_checked} ticks are "
-            f"identical ({reader.precision} precision)"
+            f"{args.file}: damaged or cut short: the readable {checked} {are} identical "
+            f"({reader.precision} precision)"
         )
         return EXIT_DAMAGED
-    print(
-        f"{args.file}: identical: {result.ticks_checked} ticks re-simulated "
-        f"({reader.precision} precision)"
-    )
+    print(f"{args.file}: identical: {checked} re-simulated ({reader.precision} precision)")
     return EXIT_OK
 
 
@@ -140,5 +139,7 @@ def cmd_export(args) -> int:
             )  # fmt: skip
     if not args.quiet:
         w, h = args.size
-        print(f"{args.out}: {frames} frames, {w}x{h}, {rate:.4g} fps, ticks {start}..{stop}")
+        print(
+            f"{args.out}: {plural(frames, 'frame')}, {w}x{h}, {rate:.4g} fps, ticks {start}..{stop}"
+        )
     return EXIT_OK

@@ -10,6 +10,7 @@ from rigidflock.cli.args import (
     EXIT_OK,
     UsageError,
     load,
+    plural,
     record_precision,
 )
 from rigidflock.cli.progress import progress_bar
@@ -37,7 +38,8 @@ def cmd_check(args) -> int:
                 print(line, file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
-        print(f"{path}: ok ({scene.unit_count} units, {len(scene.groups)} groups)")
+        units, groups = plural(scene.unit_count, "unit"), plural(len(scene.groups), "group")
+        print(f"{path}: ok ({units}, {groups})")
     return status
 
 
@@ -57,7 +59,8 @@ def _summary(result, command_seconds: float | None = None, compile_seconds: floa
         if compile_seconds:
             whole += f", {compile_seconds:.1f} s of it compiling kernels (first run only)"
     lines = [
-        f"{name}: {result.units} units, seed {result.seed}: {result.ticks} ticks in "
+        f"{name}: {plural(result.units, 'unit')}, seed {result.seed}: "
+        f"{plural(result.ticks, 'tick')} in "
         f"{result.wall_seconds:.2f} s ({result.ticks_per_second:.0f} ticks/s){whole}",
         f"  polarization {f(m['polarization_final'])} (mean {f(m['polarization_mean'])}), "
         f"nn distance {f(m['nn_distance_mean'], '.2f')}, "
@@ -79,7 +82,7 @@ def _summary(result, command_seconds: float | None = None, compile_seconds: floa
         lines.append(
             f"  order group {g['group']} (tick {g['tick']}): {g['arrived']}/{g['units']} on their "
             f"slots, {when}; route {g['route_length']:.0f} at {g['speed']:.1f}/s, "
-            f"{g['reroutes']} re-routes"
+            f"{plural(g['reroutes'], 're-route')}"
         )
     return "\n".join(lines)
 
@@ -93,7 +96,7 @@ def compile_kernels(scene, quiet: bool) -> float:
         return 0.0
     if not quiet:
         print(
-            "rigidflock: first run: compiling the simulation kernels (once; about 10-60 s, "
+            "rigidflock: first run: compiling the simulation kernels (once; about 1-3 minutes, "
             "cached for later runs) ...",
             file=sys.stderr,
             flush=True,
@@ -295,15 +298,16 @@ def cmd_bench(args) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             raise UsageError(
-                "rigidflock bench: --plot needs matplotlib (pip install 'rigidflock[plot]')"
+                "rigidflock bench: --plot needs matplotlib "
+                '(pip install ".[plot]" in the rigidflock checkout)'
             ) from None
     # checked on the smallest world before any run: a bad --set is one line, exit 2
     checked = bench.bench_scene(min(args.units), reaction_ticks=args.reaction_ticks, overrides=sets)
     beside = BESIDE if checked.world.reaction_ticks else ""
     changed = "".join(f", --set {a}" for a in sets)
     print(
-        f"rigidflock bench: {args.ticks} ticks after {args.warmup} warm-up, each size in its own "
-        f"process{beside}{changed}",
+        f"rigidflock bench: {plural(args.ticks, 'tick')} after {args.warmup} warm-up, each size "
+        f"in its own process{beside}{changed}",
         flush=True,
     )
     results = bench.run_bench(

@@ -1,5 +1,5 @@
 """Gymnasium environments on rigidflock scenes (the optional ``gym`` extra:
-``pip install rigidflock[gym]``).
+``pip install ".[gym]"`` in the rigidflock checkout).
 
 Importing this package registers ``rigidflock/Evade-v0`` (:class:`~rigidflock.envs.evade.EvadeEnv`)
 when gymnasium is installed::
@@ -32,7 +32,9 @@ __all__ = ["EVADE_ENTRY_POINT", "EVADE_ID", "EvadeEnv"]  # EvadeEnv: loaded on f
 def __getattr__(name: str):
     if name == "EvadeEnv":
         if _gym is None:
-            raise ImportError("rigidflock.envs needs gymnasium: pip install 'rigidflock[gym]'")
+            raise ImportError(
+                'rigidflock.envs needs gymnasium (pip install ".[gym]" in the rigidflock checkout)'
+            )
         from rigidflock.envs.evade import EvadeEnv
 
         return EvadeEnv

@@ -29,6 +29,7 @@ __all__ = [
     "ReplayViewer",
     "replay_hud",
     "replay_screenshot",
+    "replay_title",
     "timeline_rect",
     "timeline_tick",
 ]
@@ -68,6 +69,11 @@ def timeline_tick(x: float, rect, first: int, last: int) -> int:
 REPLAY_ACTIONS = {key.F: "fit", key.S: "screenshot", key.ESCAPE: "quit"}
 
 
+def replay_title(path) -> str:
+    """The replay window's title: ``rigidflock replay: FILE`` (the file's name)."""
+    return f"rigidflock replay: {Path(str(path)).name}"
+
+
 class ReplayViewer(WindowBase):
     """``ReplayViewer(playback).run()``; ``visible=False`` gives a hidden window that tests
     drive with synthetic events and :meth:`advance`."""
@@ -85,7 +91,7 @@ class ReplayViewer(WindowBase):
         self.playback = playback
         super().__init__(
             playback.scene.world.size, size, dt=playback.dt,
-            caption=f"rigidflock replay - {Path(str(playback.reader.path)).name}",
+            caption=replay_title(playback.reader.path),
             visible=visible, samples=samples, overlays=overlays, screenshot_dir=screenshot_dir,
         )  # fmt: skip
         self.tick = playback.first_tick

@@ -40,6 +40,12 @@ from rigidflock.sim import Command, Simulation
 TICK_BUDGET = 0.030  # seconds of ticking per frame at most
 
 
+def viewer_title(scene) -> str:
+    """The viewer window's title: ``rigidflock: SCENE NAME`` (the file's stem when the scene has
+    no ``name``)."""
+    return f"rigidflock: {scene.name or Path(str(scene.source)).stem}"
+
+
 class Viewer(WindowBase):
     """``Viewer(sim).run()`` opens the window and runs until Esc or the window is closed.
 
@@ -60,9 +66,8 @@ class Viewer(WindowBase):
         screenshot_dir: str | Path = ".",
     ):
         self.sim = sim
-        name = sim.scene.name or Path(str(sim.scene.source)).stem
         super().__init__(
-            sim.scene.world.size, size, caption=f"rigidflock - {name}", dt=sim.scene.world.dt,
+            sim.scene.world.size, size, caption=viewer_title(sim.scene), dt=sim.scene.world.dt,
             visible=visible, samples=samples, overlays=overlays, screenshot_dir=screenshot_dir,
             budget=TICK_BUDGET,
         )  # fmt: skip

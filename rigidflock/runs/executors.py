@@ -109,7 +109,7 @@ def _need_dask():
 
         raise OutputError(
             "rigidflock sweep: --scheduler/--dask-local need dask.distributed "
-            "(pip install 'rigidflock[dask]')"
+            '(pip install ".[dask]" in the rigidflock checkout)'
         ) from None
     return distributed
 

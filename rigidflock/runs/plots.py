@@ -113,12 +113,14 @@ def plot_sweep(rows, out, metric=None, x=None, hue=None, title: str = "") -> str
     seeds = len({r["seed"] for r in ok})
     ax.set_xlabel(x)
     ax.set_ylabel(metric)
-    ax.set_title(title or f"{metric}: mean over {seeds} seeds, band +-1 sd, dots: each seed")
+    over = f"{seeds} seed" + ("" if seeds == 1 else "s")
+    ax.set_title(title or f"{metric}: mean over {over}, band +-1 sd, dots: each seed")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=9)
     fig.tight_layout()
     _save(fig, out)
-    return f"{metric} against {x}" + (f" by {hue}" if hue else "") + f", {len(ok)} runs"
+    runs = f"{len(ok)} run" + ("" if len(ok) == 1 else "s")
+    return f"{metric} against {x}" + (f" by {hue}" if hue else "") + f", {runs}"
 
 
 def _save(fig, out) -> None:
@@ -149,5 +151,5 @@ def plot_file(path, out, metric=None, x=None, hue=None) -> str:
             raise PlotError(f"{path}: {e}") from None
     if "tick" in rows[0] and "polarization" in rows[0]:
         plot_series(rows, out, title=Path(path).name)
-        return f"series of {len(rows)} samples"
+        return f"series of {len(rows)} sample" + ("" if len(rows) == 1 else "s")
     raise PlotError(f"{path}: neither a series (run --series) nor a sweep's rows")

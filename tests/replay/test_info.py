@@ -1,5 +1,6 @@
 """``rigidflock replay FILE --info``: the facts of a file and how they print."""
 
+from rigidflock import __version__
 from rigidflock.replay import ReplayReader, format_info, info
 from rigidflock.sim import MODEL_VERSION
 from tests.replay.recording import AIDEMO4, record_run
@@ -15,9 +16,10 @@ def test_info_of_a_recording(tmp_path):
     assert d["units"] == len(live[0].pos) and d["chunks"] == 4 and d["bytes"] == path.stat().st_size
     assert d["inputs"] == 0 and d["precision"] == "compact"
     text = format_info(d)
-    assert (
-        text.splitlines()[0]
-        == f"{path}: rigidflock replay, format 1, model {MODEL_VERSION}, complete"
+    assert text.splitlines()[0] == f"{path}: rigidflock replay (file format 1), complete"
+    assert text.splitlines()[1].startswith(
+        f"  recorded  with rigidflock {__version__}, simulation model {MODEL_VERSION} (pymunk "
     )
+    assert "note" not in text  # this rigidflock's model: nothing to act on
     assert f"  ticks     0..30 (31 states, {d['duration_seconds']:.2f} s)" in text
     assert "bytes per unit per tick" in text
