@@ -1,4 +1,4 @@
-"""Run the Python examples of documentation pages, in order, in one namespace per page.
+"""Run the Python examples of the README and the guides, in order, in one namespace per page.
 
     python docs/run_examples.py                            # every page, in a temporary folder
     python docs/run_examples.py guides/python-api.md --in docs/images   # and keep its pictures
@@ -29,9 +29,10 @@ def python_blocks(text: str) -> list[str]:
 
 
 def pages() -> list[Path]:
-    """Every page with examples: the README and the docs' markdown pages."""
-    found = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
-    return [p for p in found if "_build" not in p.parts and python_blocks(p.read_text())]
+    """Every page with examples: the README, the getting-started page and the guides. (Other
+    pages may quote code, a formula or an excerpt, that is not meant to run alone.)"""
+    found = [ROOT / "README.md", DOCS / "getting-started.md", *sorted(DOCS.glob("guides/*.md"))]
+    return [p for p in found if python_blocks(p.read_text())]
 
 
 def run_page(path: Path, folder: Path) -> None:

@@ -5,7 +5,11 @@ with margin 20, 3,000 ticks. The requirement: ratio <= 0.3 on every seed and lon
 
     PYTHONPATH=$PWD python tools/forest_matrix.py [--views wide,limited,narrow]
         [--bounds wrap,walls] [--seeds 1-8] [--ticks 3000] [--procs 2] [--off-cache FILE]
-        [--reaction-ticks 0|1]
+        [--reaction-ticks 0|1] [--json FILE]
+
+``--json FILE`` writes the matrix as JSON: the limits, the scene's text, and per cell the view,
+bounds, seed, both runs' figures, the ratio (null when avoidance off made no contact but on did)
+and whether the cell passes (docs/validation/forests.md is made from it).
 
 Runs in at most 2 worker processes (each NUMBA_NUM_THREADS=1, niced to 19): the machine is
 shared. ``--off-cache`` keeps the avoidance-off runs (which steering changes to avoidance do not
@@ -76,6 +80,7 @@ def main() -> None:
     p.add_argument("--ticks", type=int, default=3000)
     p.add_argument("--procs", type=int, default=2, help="worker processes (at most 2)")
     p.add_argument("--off-cache", type=Path, help="JSON file keeping the avoidance-off runs")
+    p.add_argument("--json", type=Path, help="write the matrix, with its limits, as JSON")
     p.add_argument(
         "--reaction-ticks",
         type=int,
@@ -84,6 +89,8 @@ def main() -> None:
         help="the scenes' world.reaction_ticks (1: steering decided beside the step)",
     )
     a = p.parse_args()
+    if a.json and not a.json.parent.is_dir():
+        p.error(f"--json {a.json}: directory {a.json.parent} does not exist")
     views, bounds = a.views.split(","), a.bounds.split(",")
     cells = [(v, b, s) for v in views for b in bounds for s in a.seeds]
     cache = {}
@@ -112,6 +119,7 @@ def main() -> None:
     print(f"{'view':8s} {'bounds':6s} {'seed':>4s} {'on':>5s} {'off':>5s} {'ratio':>6s} "
           f"{'pin max s':>9s} {'pinned s':>9s}")  # fmt: skip
     worst_ratio, worst_pin, fails = 0.0, 0.0, 0
+    rows = []
     for v, b, s in cells:
         on, off = results[(v, b, s, True)], results[(v, b, s, False)]
         c_on, c_off = on["obstacle_contacts"], off["obstacle_contacts"]
@@ -120,11 +128,34 @@ def main() -> None:
         bad = c_on > RATIO_LIMIT * c_off or pin > PIN_LIMIT
         fails += bad
         worst_ratio, worst_pin = max(worst_ratio, ratio), max(worst_pin, pin)
+        rows.append(
+            {
+                "view": v,
+                "bounds": b,
+                "seed": s,
+                "on": on,
+                "off": off,
+                "ratio": None if ratio == float("inf") else round(ratio, 4),
+                "pass": not bad,
+            }
+        )
         print(f"{v:8s} {b:6s} {s:4d} {c_on:5d} {c_off:5d} {ratio:6.2f} {pin:9.2f} "
               f"{on['pinned_seconds']:9.2f}{'  FAIL' if bad else ''}")  # fmt: skip
     print(f"worst ratio {worst_ratio:.2f} (limit {RATIO_LIMIT}), worst pin {worst_pin:.2f} s "
           f"(limit {PIN_LIMIT}), {fails} of {len(cells)} cells fail, "
           f"{time.perf_counter() - t0:.0f} s")  # fmt: skip
+    if a.json:
+        out = {
+            "ticks": a.ticks,
+            "reaction_ticks": a.reaction_ticks,
+            "ratio_limit": RATIO_LIMIT,
+            "pin_limit": PIN_LIMIT,
+            "scene": FOREST,
+            "cells": rows,
+        }
+        tmp = a.json.with_name(a.json.name + ".part")
+        tmp.write_text(json.dumps(out, indent=1) + "\n")
+        tmp.replace(a.json)
 
 
 if __name__ == "__main__":
