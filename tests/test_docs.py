@@ -59,12 +59,12 @@ def test_every_public_name_is_in_the_api_reference():
     api = (DOCS / "reference" / "api.md").read_text()
     for name in rigidflock.__all__:
         if not name.startswith("__"):
-            assert f"rigidflock.{name}\n" in api, name
+            assert f":: rigidflock.{name}\n" in api, name
     for package in ("sim", "scene", "scenes", "replay", "rts", "render", "envs"):
         module = importlib.import_module(f"rigidflock.{package}")
         for name in module.__all__:
             obj = getattr(module, name)
-            documented = f"rigidflock.{package}.{name}\n" in api
+            documented = f":: rigidflock.{package}.{name}\n" in api
             at_top = any(getattr(rigidflock, t, None) is obj for t in rigidflock.__all__)
             assert documented or at_top, f"rigidflock.{package}.{name}"
 

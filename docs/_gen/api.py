@@ -31,12 +31,21 @@ RUNS = [
 
 
 def _directive(qualified: str, obj) -> str:
+    """An autodoc directive for ``obj``, inside ``eval-rst``: autodoc writes reStructuredText
+    (and the docstrings are reStructuredText), which a MyST directive would read as markdown."""
     if inspect.isclass(obj):
         kind = "exception" if issubclass(obj, BaseException) else "class"
-        return f"```{{auto{kind}}} {qualified}\n:members:\n```\n"
-    if callable(obj):
-        return f"```{{autofunction}} {qualified}\n```\n"
-    return f"```{{autodata}} {qualified}\n:annotation:\n```\n"
+        body = f".. auto{kind}:: {qualified}\n   :members:"
+    elif callable(obj):
+        body = f".. autofunction:: {qualified}"
+    else:  # a constant: its value (autodata would show its type's docstring)
+        body = f".. py:data:: {qualified}\n   :value: {_short(obj)}"
+    return f"```{{eval-rst}}\n{body}\n```\n"
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _public(module) -> list[str]:

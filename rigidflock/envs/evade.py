@@ -130,6 +130,9 @@ class EvadeEnv(gym.Env):
         return self.observer(self.sim), {"tick": 0, "seed": int(seed)}
 
     def step(self, action):
+        """Drive the player with ``action`` (throttle, steer) for ``frame_skip`` ticks, stopping
+        early at a capture or at ``max_ticks``. Returns ``(observation, reward, terminated,
+        truncated, info)`` as Gymnasium's ``Env.step`` does; see the class for the reward."""
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         throttle, steer = _throttle_steer(action)

@@ -13,7 +13,7 @@ import os
 import sys
 import threading
 import time
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 
 
 def single_thread() -> None:
@@ -86,19 +86,6 @@ def _exit_with_parent(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(PARENT_POLL)
     os._exit(1)
-
-
-class InlineExecutor(Executor):
-    """Runs each call at submit, in this process (one worker, no start-up cost; for tests and
-    ``--workers 1`` comparisons without pickling)."""
-
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as e:
-            future.set_exception(e)
-        return future
 
 
 def _need_dask():
