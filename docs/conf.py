@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-
-import rigidflock
+from importlib import metadata
 
 project = "rigidflock"
 author = "the rigidflock developers"
 copyright = "2026, the rigidflock developers"
-release = rigidflock.__version__
+release = metadata.version("rigidflock")  # the installed copy's, without importing it
 version = release
 
 extensions = [

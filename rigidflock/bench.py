@@ -187,7 +187,7 @@ def bench_one(
     n: int, ticks: int, warmup: int, reaction_ticks: int | None = None, overrides=()
 ) -> dict:
     """Build and time one size in this process."""
-    from rigidflock.runs.metrics import RunMetrics
+    from rigidflock.runs.collector import Collector
     from rigidflock.runs.runner import check_state
     from rigidflock.runs.warmup import warm_up
     from rigidflock.sim import Simulation
@@ -202,14 +202,14 @@ def bench_one(
     for _ in range(warmup):
         sim.step()
     sim.timings.clear()
-    acc = RunMetrics(sim.box, 2.0 * sim.rules.separation_factor * float(sim.units.length.max()))
+    acc = Collector(sim, 2.0 * sim.rules.separation_factor * float(sim.units.length.max()))
     metrics = 0.0
     t0 = time.perf_counter()
     for _ in range(ticks):  # what `run` does per tick, with the run metrics timed apart
         events = sim.step()
         t1 = time.perf_counter()
         check_state(sim.state)
-        acc.add(sim, events)
+        acc.add(events)
         metrics += time.perf_counter() - t1
     total = time.perf_counter() - t0
     tick = (total - metrics) / ticks

@@ -1,4 +1,4 @@
-"""The figures of the README's "Behaviour, measured" section and of the docstrings of
+"""The figures of the docs' validation page "The book's behaviour claims" and of the docstrings of
 tests/sim/test_behaviour.py and tests/sim/test_chase.py: the tests' own setups, run over the
 seeds the docstrings quote, each case's per-seed values with min, median and max, and each test's
 own check on the test's own seeds.

@@ -46,7 +46,7 @@ def main() -> int:
     ap.add_argument(
         "--reaction-ticks",
         choices=("0", "1"),
-        help="passed to both checkouts' bench (both must know the option: model 11 on)",
+        help="passed to both checkouts' bench (both checkouts must know the option)",
     )
     args = ap.parse_args()
     extra = ["--reaction-ticks", args.reaction_ticks] if args.reaction_ticks else []

@@ -1,4 +1,4 @@
-"""Issue 15's figures in one command: run vs bench, Mesa, 10,000 and 100,000 units, under load.
+"""The performance targets in one command: run vs bench, Mesa, 10,000 and 100,000 units, under load.
 
     python tools/bench_targets.py [--ticks 200] [--big 100000] [--mesa-venv /tmp/mesa-venv]
 

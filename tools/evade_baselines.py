@@ -1,5 +1,5 @@
 """Baselines for rigidflock/Evade-v0: episode length of a random policy and of the scripted
-evader over many seeds (the figures in the README's "Gymnasium environment" section).
+evader over many seeds (the baselines of the docs' Gymnasium guide).
 
 Each policy plays one episode per seed 0..N-1 (``env.reset(seed=s)``; the random policy's own
 generator is seeded s too); the figure is the episode length in simulation ticks (1/60 s each):

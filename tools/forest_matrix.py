@@ -1,4 +1,4 @@
-"""The forest matrix of issue 11: per view x bounds x seed, obstacle contacts with avoidance on and
+"""The forest matrix: per view x bounds x seed, obstacle contacts with avoidance on and
 off, their ratio, the longest pin and the pinned unit-seconds (avoidance on). The scene is
 tests/sim/test_forests.py's: 30 units of one family, no player, 800 x 600, 30 trees of radius 16
 with margin 20, 3,000 ticks. The requirement: ratio <= 0.3 on every seed and longest pin <= 2 s.

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rigidflock.cli.args import set_arg  # noqa: E402
-from rigidflock.model.flock_metrics import pin_tick  # noqa: E402
+from rigidflock.model.measures.pins import pin_tick  # noqa: E402
 from rigidflock.runs.scenarios import scenario_scene  # noqa: E402
 from rigidflock.scene import SceneError  # noqa: E402
 from rigidflock.scenes import scenario_path  # noqa: E402

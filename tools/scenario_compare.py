@@ -1,7 +1,7 @@
 """Two runs of the scenario suite side by side: what a change did to each scenario, seed by seed.
 
-    rigidflock bench --scenarios NAME,... --seeds 1,...,28 --json base.json   (on the old code)
-    rigidflock bench --scenarios NAME,... --seeds 1,...,28 --json new.json    (on the new code)
+    rigidflock score NAME,... --seeds 1,...,28 --json base.json   (on the old code)
+    rigidflock score NAME,... --seeds 1,...,28 --json new.json    (on the new code)
     python tools/scenario_compare.py base.json new.json [--pin 5] [--per-seed]
 
 Rows are matched by scenario, seed and ``reaction_ticks``. Per scenario: the runs matched, the runs
@@ -28,7 +28,7 @@ from pathlib import Path
 
 
 def load(path: Path) -> dict[tuple, dict]:
-    """{(scenario, seed, reaction_ticks): row} of one ``bench --scenarios --json`` file."""
+    """{(scenario, seed, reaction_ticks): row} of one ``score --json`` file."""
     try:
         rows = json.loads(path.read_text())
     except (OSError, ValueError) as e:
@@ -136,7 +136,7 @@ MEANS = (
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("base", type=Path, help="bench --scenarios --json of the old code")
+    ap.add_argument("base", type=Path, help="score --json of the old code")
     ap.add_argument("new", type=Path, help="the same of the new code")
     ap.add_argument("--pin", type=float, default=5.0, help="seconds: count pins longer than this")
     ap.add_argument("--per-seed", action="store_true", help="list each seed's longest pin")

@@ -21,6 +21,7 @@ PACKAGES = [
 ]
 RUNS = [
     "rigidflock.runs.runner",
+    "rigidflock.runs.collector",
     "rigidflock.runs.sweep_spec",
     "rigidflock.runs.sweep",
     "rigidflock.runs.executors",

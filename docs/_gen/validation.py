@@ -34,14 +34,13 @@ SMALL = (
 # name -> (the command, the JSON file it writes, relative to the repository's root)
 RECORDS: dict[str, tuple[tuple[str, ...], str]] = {
     "scenarios": (
-        ("rigidflock", "bench", "--scenarios", "--json", "docs/results/scenarios.json"),
+        ("rigidflock", "score", "--json", "docs/results/scenarios.json"),
         "docs/results/scenarios.json",
     ),
     "scenario_seeds": (
         (
             "rigidflock",
-            "bench",
-            "--scenarios",
+            "score",
             SMALL,
             "--seeds",
             "1,2,3,4",

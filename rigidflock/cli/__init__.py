@@ -18,7 +18,7 @@ import warnings
 
 from rigidflock.cli.args import EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_FAILED, EXIT_OK, UsageError
 from rigidflock.cli.parser import build_parser
-from rigidflock.heap import fix_mmap_threshold
+from rigidflock.heap import fix_mmap_threshold, spin_openmp_workers
 from rigidflock.outputs import OutputError
 from rigidflock.replay import ReplayError
 from rigidflock.scene import SceneError
@@ -117,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     fix_mmap_threshold()
+    if argv is None:  # the command owns its process (not a call of main() from Python)
+        spin_openmp_workers()  # OpenMP's idle workers spin before they sleep
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
     debug = "--debug" in argv

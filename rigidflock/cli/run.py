@@ -230,18 +230,35 @@ def _sets_key(assignments, key: tuple) -> bool:
     return False
 
 
-def _bench_scenarios(args) -> int:
+def _scenario_names(given: list[str]) -> tuple[str, ...]:
+    """The scenarios named (each argument a name or a comma-separated list; none: all)."""
+    from rigidflock.runs import scenarios
+
+    names = tuple(n for arg in given for n in arg.split(",")) or scenarios.NAMES
+    unknown = [n for n in names if n not in scenarios.NAMES]
+    if unknown:
+        raise UsageError(
+            f"rigidflock score: unknown scenario {unknown[0]!r} "
+            f"(one of {', '.join(scenarios.NAMES)})"
+        )
+    return names
+
+
+def cmd_score(args) -> int:
+    """``rigidflock score``: the scored scenario suite, its table, and its rows as JSON."""
     from rigidflock.outputs import write_json
     from rigidflock.runs import scenarios
     from rigidflock.scenes import scenario_path
 
-    names = scenarios.NAMES if args.scenarios == "all" else tuple(args.scenarios.split(","))
-    unknown = [n for n in names if n not in scenarios.NAMES]
-    if unknown:
+    if args.json:
+        check_writable(args.json, "--json")
+    sets = tuple(args.set or ())
+    if args.reaction_ticks is not None and _sets_key(sets, ("world", "reaction_ticks")):
         raise UsageError(
-            f"rigidflock bench: --scenarios: unknown scenario {unknown[0]!r} "
-            f"(one of {', '.join(scenarios.NAMES)})"
+            "rigidflock score: --reaction-ticks and --set world.reaction_ticks=... say the same "
+            "thing: give one"
         )
+    names = _scenario_names(args.scenarios)
     # every --set checked against every scene before any run: a bad one is one line, exit 2
     checked = [
         scenarios.scenario_scene(scenario_path(name), args.reaction_ticks, args.set)
@@ -254,10 +271,7 @@ def _bench_scenarios(args) -> int:
     what = "scenario" if len(names) == 1 else "scenarios"
     beside = BESIDE if any(s.world.reaction_ticks for s in checked) else ""
     changed = "".join(f", --set {a}" for a in args.set)
-    print(
-        f"rigidflock bench: {len(names)} {what} of scenes/scenarios{at_once}{beside}{changed}",
-        flush=True,
-    )
+    print(f"rigidflock score: {len(names)} {what}{at_once}{beside}{changed}", flush=True)
     results = scenarios.run_many(
         jobs,
         progress=lambda r: print(f"  {r['scenario']} (seed {r['seed']}) done", flush=True),
@@ -284,13 +298,21 @@ def cmd_bench(args) -> int:
             "thing: give one"
         )
     if getattr(args, "scenarios", None):
-        return _bench_scenarios(args)
+        print(
+            "rigidflock: 'bench --scenarios' is now 'rigidflock score' (this spelling goes in "
+            "the next release)",
+            file=sys.stderr,
+        )
+        args.scenarios = [] if args.scenarios == "all" else [args.scenarios]
+        return cmd_score(args)
     if getattr(args, "seeds", None) is not None:
-        raise UsageError("rigidflock bench: --seeds goes with --scenarios (the timing is seeded)")
+        raise UsageError(
+            "rigidflock bench: --seeds goes with rigidflock score (the timing is seeded)"
+        )
     if getattr(args, "workers", None) is not None:
         raise UsageError(
-            "rigidflock bench: --workers goes with --scenarios (the timing runs each size in "
-            "its own process, one at a time)"
+            "rigidflock bench: --workers goes with rigidflock score (the timing runs each size "
+            "in its own process, one at a time)"
         )
     if args.plot:
         check_writable(args.plot, "--plot")

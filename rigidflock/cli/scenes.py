@@ -14,8 +14,7 @@ from rigidflock.scenes import KINDS, bundled, closest_name, find_bundled
 # each kind's heading in the list: what it is and the command that takes it by name
 HEADINGS = {
     "scene": "scenes (rigidflock run NAME, rigidflock view NAME)",
-    "scenario": "scenarios (the scored suite, rigidflock bench --scenarios; each runs and views "
-    "by name too)",
+    "scenario": "scenarios (the scored suite, rigidflock score; each runs and views by name too)",
     "sweep": "sweeps (rigidflock sweep NAME)",
 }
 

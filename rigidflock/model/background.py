@@ -10,12 +10,20 @@ One thread, kept: starting a thread per job made the caller wait for it to start
 while numba's idle workers still spin on both cores). Started again when gone: in a forked
 child (where the parent's thread does not exist; the lock is made anew there too, as a fork may
 have caught it held) or if it died.
+
+While work runs beside the step, the thread holding the GIL should hand it over sooner than
+Python's default 5 ms (pymunk's contact callbacks wait for it): :func:`switching` sets the
+interpreter's switch interval for the time it is in use, in any number of threads at once, and
+puts back the one it found when the last of them leaves (unless the program changed it
+meanwhile: then the program's stays).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
+import sys
 import threading
 import time
 
@@ -87,3 +95,61 @@ def submit(job: Job) -> Job:
     """Queue ``job`` to the background thread (started if need be); returns it."""
     _WORKER.submit(job)
     return job
+
+
+class _Switching:
+    """The switch interval held by :func:`switching`: how many use it, what it was before."""
+
+    def __init__(self):
+        self._reset()
+        if hasattr(os, "register_at_fork"):
+            os.register_at_fork(after_in_child=self._after_fork)
+
+    def _reset(self) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
+        self.before = 0.0
+        self.held = 0.0
+
+    def _after_fork(self) -> None:
+        """In a forked child, the threads that held the interval are gone: put it back."""
+        if self.users:
+            self.release_all()
+        self._reset()
+
+    def acquire(self, interval: float) -> None:
+        with self.lock:
+            if self.users == 0:
+                self.before = sys.getswitchinterval()
+                sys.setswitchinterval(interval)
+                self.held = sys.getswitchinterval()  # as the interpreter rounds it
+            self.users += 1
+
+    def release(self) -> None:
+        with self.lock:
+            if self.users == 0:  # held in a parent before a fork: given back already
+                return
+            self.users -= 1
+            if self.users == 0:
+                self.release_all()
+
+    def release_all(self) -> None:
+        if sys.getswitchinterval() == self.held:  # else the program set its own meanwhile
+            sys.setswitchinterval(self.before)
+
+
+_SWITCHING = _Switching()
+
+
+@contextlib.contextmanager
+def switching(interval: float | None):
+    """Within the block, the interpreter's switch interval is ``interval`` seconds (None: left
+    as it is); the one before comes back when the last block using it, in any thread, ends."""
+    if interval is None:
+        yield
+        return
+    _SWITCHING.acquire(interval)
+    try:
+        yield
+    finally:
+        _SWITCHING.release()

@@ -18,6 +18,7 @@ numbers and zstd only; never pickle).
 
 from __future__ import annotations
 
+import platform
 import struct
 import zlib
 from dataclasses import dataclass
@@ -63,6 +64,20 @@ def package_version(name: str) -> str | None:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
         return None
+
+
+# The libraries whose version can change a run's numbers (the physics, the compiled kernels and
+# their compiler, the arrays, the spatial searches); the header keeps each one's version under
+# its name, beside Python's ("python"), and ``verify`` names those that differ.
+RESULT_LIBRARIES = ("pymunk", "numpy", "numba", "llvmlite", "scipy")
+
+
+def library_versions() -> dict[str, str | None]:
+    """Python's version and each of :data:`RESULT_LIBRARIES`' installed versions (None: not
+    installed), as a recording's header stores them."""
+    return {"python": platform.python_version()} | {
+        name: package_version(name) for name in RESULT_LIBRARIES
+    }
 
 
 def preamble() -> bytes:

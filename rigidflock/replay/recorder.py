@@ -1,6 +1,7 @@
 """Writing a replay as a run goes: :class:`Recorder`.
 
-What a file holds: a header (format version, rigidflock, pymunk and numpy versions, the scene's
+What a file holds: a header (format version, rigidflock's version and the versions of Python and
+of every library that can change a result: pymunk, numpy, numba, llvmlite, scipy; the scene's
 TOML text, seed, dt, precision), every input that changed the run (each
 :class:`~rigidflock.sim.Command` given to ``Simulation.step`` with its tick) and every unit's
 state at every tick (position, angle, velocity, angular velocity, leader flag, the player's
@@ -37,7 +38,7 @@ from rigidflock.replay.container import (
     PRECISIONS,
     ZSTD_LEVEL,
     chunk_bytes,
-    package_version,
+    library_versions,
     preamble,
 )
 from rigidflock.replay.payload import payload_parts
@@ -52,9 +53,7 @@ def recording_header(sim, precision: str, chunk_ticks: int, prelude) -> dict:
         "format_version": FORMAT_VERSION,
         "model_version": MODEL_VERSION,
         "rigidflock": __version__,
-        "pymunk": package_version("pymunk"),
-        "numpy": np.__version__,
-        "python": platform.python_version(),
+        **library_versions(),  # "python", "pymunk", "numpy", "numba", "llvmlite", "scipy"
         "machine": platform.machine(),
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "scene_source": str(sim.scene.source),

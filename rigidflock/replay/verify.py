@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rigidflock.replay.codec import to_jsonable
-from rigidflock.replay.container import package_version
+from rigidflock.replay.container import library_versions
 from rigidflock.replay.errors import ReplayError, fail
 from rigidflock.replay.payload import Chunk
 from rigidflock.replay.reader import ReplayReader, model_version_of
@@ -147,6 +147,21 @@ def _check_chunk(reader, c: Chunk, first: bool, sim, inputs, result, progress) -
     return True
 
 
+def version_notes(header: dict) -> list[str]:
+    """One line for each library (or Python) whose version differs from the one ``header``
+    records: a difference found may come from it. A version the file does not record (files
+    made before the field) is not compared."""
+    notes = []
+    for name, here in library_versions().items():
+        then = header.get(name)
+        if then and here and then != here:
+            notes.append(
+                f"recorded with {name} {then}, verifying with {name} {here}: "
+                "a difference may come from that"
+            )
+    return notes
+
+
 def verify(reader: ReplayReader, progress=None) -> VerifyResult:
     """Re-simulate from the recorded scene, seed and inputs; compare every stored tick at the
     file's precision. ``progress``: optional callable(ticks_done, ticks_total)."""
@@ -154,9 +169,7 @@ def verify(reader: ReplayReader, progress=None) -> VerifyResult:
     inputs = reader.inputs()
     result = VerifyResult(0, complete=reader.complete, problem=reader.problem)
     h = reader.header
-    here = package_version("pymunk")
-    if h.get("pymunk") and here and h.get("pymunk") != here:
-        result.notes.append(f"recorded with pymunk {h['pymunk']}, verifying with {here}")
+    result.notes += version_notes(h)
     result.unverifiable = model_problem(h)
     if not reader.chunks or result.unverifiable is not None:
         return result

@@ -93,10 +93,11 @@ class OrderControl:
     ordered: np.ndarray  # (N,) bool
     flock_scale: np.ndarray  # (N,) factor on the rules' force (fades near the slot)
     # (N,) bool: on the way (not arrived) and against a scene wall or building, side-on (the bow
-    # not into it; :mod:`.wall_slide`): not backed out when pressed still (``sim/unpin.py``),
-    # whatever else it touches. Reversing along a wall pushes the units queued behind back down
-    # the lane, and there is nothing ahead of the bow to back away from
+    # not into it; :mod:`.wall_slide`): not backed out when pressed still
+    # (``model/steering/unpin.py``), whatever else it touches. Reversing along a wall pushes the
+    # units queued behind back down the lane, and there is nothing ahead of the bow to back
+    # away from
     side_on: np.ndarray
     # (N,) bool: backing off this tick, stuck (``progress.start_backing``): the units close
-    # behind give way (``sim/give_way.py``)
+    # behind give way (``model/steering/give_way.py``)
     backing: np.ndarray

@@ -1,15 +1,17 @@
 """Right of way between groups that meet head on where there is no room to pass (a door).
 
 Two groups crossing a door from either side meet nose to nose in it. Keeping right
-(:func:`~.control.keep_right`) passes them where there is room; where there is none, each side's
-units push against the other's, back off for a second and come again, and the door stays jammed.
-A real RTS gives one group the right of way and makes the other wait clear of the door:
+(:func:`~.rules.passing.keep_right`) passes them where there is room; where there is none,
+each side's units push against the other's, back off for a second and come again, and the door
+stays jammed. A real RTS gives one group the right of way and makes the other wait clear of the
+door:
 
 - standoff (:func:`find_standoffs`): a unit with another group's unit ahead heading against it
-  (as :func:`~.control.oncoming_ahead`), neither having made progress for ``STANDOFF_SECONDS``
-  nor moving faster than ``STANDOFF_SLOW`` of its group's speed; the meeting point is halfway
-  between the closest such pair of the two groups; only in a narrow way (:func:`narrow`: in
-  the open keeping right passes them, and a whole group waiting there only costs time);
+  (as :func:`~.rules.passing.oncoming_ahead`), neither having made progress for
+  ``STANDOFF_SECONDS`` nor moving faster than ``STANDOFF_SLOW`` of its group's speed; the
+  meeting point is halfway between the closest such pair of the two groups; only in a narrow
+  way (:func:`narrow`: in the open keeping right passes them, and a whole group waiting there
+  only costs time);
 - right of way (:func:`has_right_of_way`): the group with more members in the narrow way, then
   the one with more through the meeting point, then the one with more still to come (fewer
   units wait), then the older order;
@@ -274,7 +276,7 @@ def yield_throttle(
     the units behind it hold the first one in the door). Nearer than that a unit backs out at
     ``BACK_THROTTLE``; farther its wanted speed is the one it can still stop from at
     ``BRAKE_SHARE`` of its full ``accel`` (thrust / mass, world units / s^2) before its place,
-    at most ``group_speed`` (braking like :func:`~.control.cruise_throttle` on the forward
+    at most ``group_speed`` (braking like :func:`~.rules.cruise.cruise_throttle` on the forward
     speed ``v_fwd`` against ``cruise``, and at full reverse while its forward speed is above
     that curve); up to half a length over its place it stands (no
     dithering on it). Returns (held (m,) bool, backing (m,) bool, throttle (m,), unclipped)."""

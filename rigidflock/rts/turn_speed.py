@@ -22,7 +22,7 @@ TURN_SHARE = 0.7
 # on the grid path would otherwise stop units dead on the way)
 SLOWEST = 0.25
 # share of the reverse thrust's deceleration a unit plans to brake with: the throttle closes
-# the speed error gradually (``control.BRAKE_GAIN``), and at full braking in the plan units
+# the speed error gradually (``rules.cruise.BRAKE_GAIN``), and at full braking in the plan units
 # were still too fast at the gaps of the double squeeze
 PLAN_BRAKE = 0.5
 # degrees between a unit's heading and its target beyond which it slows to turn onto it

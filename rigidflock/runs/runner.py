@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from rigidflock.outputs import atomic_open, write_json
-from rigidflock.runs.metrics import RunMetrics
+from rigidflock.runs.collector import Collector
 from rigidflock.runs.trace import TraceWriter
 from rigidflock.scene import Scene
 from rigidflock.sim import Simulation
@@ -102,15 +102,11 @@ def run_scene(
     tick into ``result.series``; ``series_path`` writes it (CSV or Parquet by the name; K
     defaults to 10)."""
     sim = Simulation(scene, seed=seed)
-    acc = RunMetrics(sim.box, flock_link(scene))
-    sampler = None
+    collector = Collector(sim, flock_link(scene))
     if series_every is None and series_path is not None:
         series_every = 10
     if series_every is not None:
-        from rigidflock.runs.series import SeriesSampler
-
-        sampler = SeriesSampler(sim, flock_link(scene))
-        sampler.sample()
+        collector.sample()
     with contextlib.ExitStack() as stack:
         recorder = None
         if record_path is not None:
@@ -129,18 +125,16 @@ def run_scene(
                 recorder.record(None, events)
             st = sim.state
             check_state(st)
-            acc.add(sim, events)
-            if sampler is not None:
-                sampler.count(events)
-                if k % series_every == 0:
-                    sampler.sample()
+            collector.add(events)
+            if series_every is not None and k % series_every == 0:
+                collector.sample()
             if tracer is not None and k % trace_every == 0:
                 tracer.write(st)
             if progress is not None:
                 progress(k)
         wall = time.perf_counter() - start
-    acc.finish()
-    summary = acc.summary(sim.units.has_player)
+    collector.finish()
+    summary = collector.summary(sim.units.has_player)
     if sim.scene.orders or sim.orders.groups:
         summary["orders"] = sim.orders.summary()
         for row, g in zip(summary["orders"], sim.orders.groups.values(), strict=True):
@@ -148,12 +142,12 @@ def run_scene(
         summary["route_searches"] = sim.orders.searches
         summary["route_search_seconds"] = sim.orders.search_seconds
     result = RunResult(scene, sim.seed, ticks, sim.units.n_ai, wall, summary)
-    if sampler is not None:
+    if series_every is not None:
         from rigidflock.runs.series import columns, write_series
 
-        result.series = sampler.rows
+        result.series = collector.rows
         if series_path is not None:
-            write_series(series_path, sampler.rows, columns(sampler.n_orders))
+            write_series(series_path, collector.rows, columns(collector.n_orders))
     if metrics_path is not None:
         write_json(metrics_path, result.as_json())
     return result

@@ -1,4 +1,4 @@
-"""The scored scenario suite (``rigidflock bench --scenarios``): scenes modelled on SteerSuite's
+"""The scored scenario suite (``rigidflock score``): scenes modelled on SteerSuite's
 classic test cases, in ``scenes/scenarios/`` (doorway one and two way, wall squeeze, double
 squeeze, hallway one and two way, bottleneck squeeze with 1,000 units, 4-way oncoming, oncoming
 groups, 4-way confusion).
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rigidflock.runs.metrics import RunMetrics
+from rigidflock.runs.collector import Collector
 from rigidflock.scene import load_scene
 from rigidflock.scene.overrides import apply_overrides, derive
 from rigidflock.scenes import scenario_path
@@ -79,11 +79,11 @@ def run_scenario(
     ``reaction_ticks``, ``overrides``: as :func:`scenario_scene`."""
     scene = scenario_scene(path, reaction_ticks, overrides)
     sim = Simulation(scene, seed=seed)
-    acc = RunMetrics(sim.box, 1.0)
+    acc = Collector(sim, 1.0)
     dt = scene.world.dt
     start = time.perf_counter()
     while not sim.orders.groups:
-        acc.add(sim, sim.step())
+        acc.add(sim.step())
     first = sim.tick
     groups = list(sim.orders.groups.values())
     n = sum(len(g.members) for g in groups)
@@ -92,7 +92,7 @@ def run_scenario(
     t95 = t100 = None
     while (sim.tick - first) * dt < limit:
         events = sim.step()
-        acc.add(sim, events)
+        acc.add(events)
         arrived = sum(int(g.arrived.sum()) for g in groups)
         t = (sim.tick - first) * dt
         if t95 is None and arrived >= 0.95 * n:
@@ -169,7 +169,7 @@ def run_suite(names=NAMES, progress=None, seed: int | None = None) -> list[dict]
 
 
 def format_table(results: list[dict], seeds: bool = False) -> str:
-    """The suite's results as printed by ``rigidflock bench --scenarios``; ``seeds``: with a
+    """The suite's results as printed by ``rigidflock score``; ``seeds``: with a
     column of the seed each row ran (``--seeds``)."""
 
     def f(x):

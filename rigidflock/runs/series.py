@@ -1,8 +1,10 @@
 """Metrics over time (``run --series FILE --every K``): one row per sampled tick.
 
-Only contact counts are folded in every tick (integers from the step's events); everything else
-is computed at sampled ticks, so sampling every K ticks costs about 1/K of one measurement per
-tick. Columns (world units, seconds):
+:class:`~rigidflock.runs.collector.Collector` measures the rows: a row reuses what the run summary
+measures every tick anyway (polarization, nearest neighbours, leaders, contact totals) and computes
+the rest (flocks, milling, pins, arrivals) at the sampled tick only, so sampling every K ticks costs
+about 1/K of those per tick. This module names the columns and writes and reads the files. Columns
+(world units, seconds):
 
 - ``tick``, ``time``; ``polarization`` (0..1), ``milling`` (normalised angular momentum about the
   flock centre, 0..1), ``nn_mean`` (mean nearest-neighbour distance), ``min_separation``
@@ -28,14 +30,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-import numpy as np
-
-from rigidflock.model.contacts import KINDS, Contacts
-from rigidflock.model.flock_metrics import milling, nearest_distance, pinned
-from rigidflock.model.metrics import flock_labels, polarization
-from rigidflock.model.state import ROLE_CHASE, ROLE_INTERCEPT
+from rigidflock.model.contacts import KINDS
 from rigidflock.outputs import OutputError, atomic_open, atomic_path
-from rigidflock.runs.metrics import tick_nn
 
 FORMATS = {".csv": "csv", ".parquet": "parquet"}
 
@@ -48,65 +44,6 @@ def columns(n_orders: int) -> list[str]:
     return cols
 
 
-class SeriesSampler:
-    """Collects series rows for one simulation: call :meth:`count` with every step's events and
-    :meth:`sample` at the ticks to record (``rows`` holds them)."""
-
-    def __init__(self, sim, link: float):
-        self.sim, self.link = sim, link
-        u = sim.units
-        n = u.n_ai
-        self.cruise = u.cruise_speed[:n]
-        chasers = np.isin(u.role[:n], (ROLE_CHASE, ROLE_INTERCEPT))
-        self.chasers = np.flatnonzero(chasers)
-        self.n_orders = len(sim.scene.orders)
-        self.total = Contacts()
-        self.last = Contacts()
-        self.rows: list[dict] = []
-
-    def count(self, events) -> None:
-        """Fold in one tick's contacts (cheap: four integers)."""
-        self.last = Contacts.of_events(events)
-        self.total = self.total + self.last
-
-    def sample(self) -> dict:
-        """Measure the simulation's current state; appends and returns the row."""
-        sim = self.sim
-        u, st = sim.units, sim.state
-        n = u.n_ai
-        pos, vel = st.pos[:n], st.vel[:n]
-        nn = tick_nn(sim, sim.box)
-        labels = flock_labels(pos, u.family[:n], self.link, sim.box)
-        touch = sim.world.touching[:n] > 0
-        row = {
-            "tick": st.tick,
-            "time": st.tick * sim.scene.world.dt,
-            "polarization": polarization(sim.steering.heading[:n]),
-            "milling": milling(pos, vel, sim.box),
-            "nn_mean": float(nn.mean()) if len(nn) else None,
-            "min_separation": float(nn.min()) if len(nn) else None,
-            "flocks": len(np.unique(labels)),
-            "leaders": int(st.leader[:n].sum()),
-        }
-        for k in KINDS:
-            row[f"{k}_contacts"] = getattr(self.last, k)
-        for k in KINDS:
-            row[f"{k}_contacts_total"] = getattr(self.total, k)
-        row["pinned"] = pinned(touch, np.hypot(vel[:, 0], vel[:, 1]), self.cruise)
-        row["chaser_distance"] = (
-            nearest_distance(st.pos[-1], pos[self.chasers], sim.box) if u.has_player else None
-        )
-        groups = sim.orders.groups
-        for k in range(self.n_orders):
-            g = groups.get(k)
-            row[f"arrived_{k}"] = int(g.arrived.sum()) if g is not None else None
-        for key, value in row.items():  # NaN (e.g. milling of a still flock) is an empty cell
-            if isinstance(value, float) and not np.isfinite(value):
-                row[key] = None
-        self.rows.append(row)
-        return row
-
-
 def series_format(path) -> str:
     """ "csv" or "parquet" from the file name; raises OutputError for anything else."""
     kind = FORMATS.get(Path(path).suffix.lower())
@@ -117,7 +54,8 @@ def series_format(path) -> str:
             import pyarrow  # noqa: F401
         except ImportError:
             raise OutputError(
-                f"{path}: --series: Parquet needs pyarrow (pip install 'rigidflock[parquet]')"
+                f"{path}: --series: Parquet needs pyarrow "
+                '(pip install ".[parquet]" in the rigidflock checkout)'
             ) from None
     return kind
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from rigidflock.scene import Scene, SceneError, load_scene
 from rigidflock.scene.overrides import apply_overrides
 
-# Scalar metrics of a run summary (runs.metrics.RunMetrics.summary, runner.run_scene)
+# Scalar metrics of a run summary (runs.collector.Collector.summary, runner.run_scene)
 METRICS = (
     "polarization_mean",
     "polarization_final",

@@ -7,7 +7,6 @@ few ticks, so a front end can say so and start its progress bar (and clock) afte
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -20,10 +19,12 @@ KERNEL_MODULES = (
     "rigidflock.model.vehicle",
     "rigidflock.model.world",
     "rigidflock.model.torus",
-    "rigidflock.model.metrics",
-    "rigidflock.model.flock_metrics",
-    "rigidflock.sim.unpin",
-    "rigidflock.sim.give_way",
+    "rigidflock.model.measures.alignment",
+    "rigidflock.model.measures.spacing",
+    "rigidflock.model.measures.flocks",
+    "rigidflock.model.measures.pins",
+    "rigidflock.model.steering.unpin",
+    "rigidflock.model.steering.give_way",
     "rigidflock.rts.assignment",
     "rigidflock.rts.sight",
     "rigidflock.rts.slots",
@@ -31,10 +32,12 @@ KERNEL_MODULES = (
 
 
 def _cache_dirs(module_file: Path) -> list[Path]:
-    """Where numba looks for a module's cached kernels: only ``NUMBA_CACHE_DIR`` when it is set
-    (as :mod:`rigidflock.kernel_cache` sets it), else beside the module."""
-    env = os.environ.get("NUMBA_CACHE_DIR")
-    return [Path(env)] if env else [module_file.parent / "__pycache__"]
+    """Where numba looks for a module's cached kernels: this process's directory of them
+    (:func:`rigidflock.kernel_cache.directory`), else numba's own place beside the module."""
+    from rigidflock import kernel_cache
+
+    where = kernel_cache.directory()
+    return [where] if where is not None else [module_file.parent / "__pycache__"]
 
 
 def kernels_cold() -> bool:
@@ -74,14 +77,17 @@ def _rare_kernels() -> None:
     ~1 s for the auction)."""
     import numpy as np
 
-    from rigidflock.model.metrics import nn_completed
+    from rigidflock.model.measures.spacing import nn_completed
     from rigidflock.model.steering import cells
     from rigidflock.rts import navigation
     from rigidflock.rts.assignment import SCALING, auction
     from rigidflock.rts.slots import slot_cost
 
     pos = np.array([[0.0, 0.0], [1.0, 0.0], [50.0, 50.0]])
-    nn_completed(np.array([1.0, 1.0, np.inf]), pos, None, 5.0)
+    # read-only, as the collector passes the simulation's arrays (numba compiles those apart)
+    within, seen = np.array([1.0, 1.0, np.inf]), pos.copy()
+    within.flags.writeable = seen.flags.writeable = False
+    nn_completed(within, seen, None, 5.0)
     for wrap, (w, h) in ((False, (0.0, 0.0)), (True, (60.0, 60.0))):
         cells.ordered_rows(pos, 5.0, w, h, wrap)
         cells.ordered_rows_serial(pos, 5.0, w, h, wrap)

@@ -2,7 +2,7 @@
 place a scene or sweep argument is turned into a file.
 
 Three kinds, each in its own folder: scenes (``rigidflock/scenes/*.toml``), the scored scenario
-suite's scenes (``scenarios/*.toml``, ``rigidflock bench --scenarios``) and sweeps
+suite's scenes (``scenarios/*.toml``, ``rigidflock score``) and sweeps
 (``sweeps/*.toml``, ``rigidflock sweep``). Every bundled file has a name (its file stem), unique
 across the three kinds, and :func:`find_bundled` is the one lookup by name: scenes and scenarios
 run and view by name, sweeps sweep by name, and any of them copies out by name
@@ -143,7 +143,7 @@ def resolve_sweep(arg: str | os.PathLike) -> Path:
 
 
 def scenario_folder() -> Path:
-    """The folder of the scored scenario suite's scenes (``rigidflock bench --scenarios``)."""
+    """The folder of the scored scenario suite's scenes (``rigidflock score``)."""
     return _kind_folder("scenario")
 
 

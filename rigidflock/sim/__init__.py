@@ -1,6 +1,7 @@
 """The simulation: :class:`Simulation` with ``reset(seed)`` and ``step(command) -> StepEvents``."""
 
 from rigidflock.sim.commands import TOGGLES, Command, CommandError, StepEvents, apply_toggles
+from rigidflock.sim.measurables import Measurables
 from rigidflock.sim.simulation import MODEL_VERSION, Simulation
 
 __all__ = [
@@ -8,6 +9,7 @@ __all__ = [
     "TOGGLES",
     "Command",
     "CommandError",
+    "Measurables",
     "Simulation",
     "StepEvents",
     "apply_toggles",

@@ -40,7 +40,6 @@ instead, with the same results.
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections import defaultdict
 
@@ -53,14 +52,15 @@ from rigidflock.model.spawning import build_units, spawn
 from rigidflock.model.state import State
 from rigidflock.model.steering.blend import Steerer
 from rigidflock.model.steering.blend import World as SteeringWorld
+from rigidflock.model.steering.give_way import give_way
+from rigidflock.model.steering.unpin import back_out, unpin_throttle
 from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
 from rigidflock.scene.specs import LATE_NEIGHBOURS_FROM
 from rigidflock.scenes import resolve_scene
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
-from rigidflock.sim.give_way import give_way
-from rigidflock.sim.unpin import unpin_throttle
+from rigidflock.sim.measurables import Measurables, ReadOnlyViews, measurables_of
 
 __all__ = ["MODEL_VERSION", "Simulation"]
 
@@ -73,9 +73,6 @@ MODEL_VERSION = 20
 # (Python's default: 0.005): pymunk's contact callbacks need the GIL, which the decision's Python
 # holds between its kernels; at 10,000 units the default made the step ~1.5 ms slower beside it
 BESIDE_SWITCH = 1e-4
-UNPIN_AFTER = 0.5  # seconds pressed still against static geometry before a unit backs out
-UNPIN_SECONDS = 1.0  # how long it backs out
-UNPIN_THROTTLE = -0.6  # at this throttle (its bow force keeps steering it off the surface)
 
 
 class Simulation:
@@ -103,6 +100,7 @@ class Simulation:
         # only while no unit is ordered: both None)
         self._lag_keys = (None, None)
         self._afresh = False  # the decision beside the last step failed: decide anew
+        self._views = ReadOnlyViews()  # what measurables() hands out, made once an array
         self.reset(self.seed)
 
     # -- building -----------------------------------------------------------------------------
@@ -191,6 +189,12 @@ class Simulation:
         self._analyse()
         return self.state
 
+    def measurables(self) -> Measurables:
+        """What the measures read now (positions, headings, neighbour distances, contacts with
+        static geometry, the orders' progress): read-only views of this tick's arrays, no copies,
+        valid until the next step (:class:`~rigidflock.sim.measurables.Measurables`)."""
+        return measurables_of(self, self._cruise, self._views)
+
     def _keys(self) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
         """Who flocks with whom, the roles and the wall feelers' reach this tick, (N,) each
         (None: the units' own; :meth:`~rigidflock.rts.orders.Orders.steering_keys`)."""
@@ -245,22 +249,21 @@ class Simulation:
         self._adopt(self._decision(self.state))
 
     def _unpin(self, throttle: np.ndarray, spared: np.ndarray) -> np.ndarray:
-        """An AI unit pressed still against an obstacle, wall or building (pymunk's contact
-        state, slower than ``PIN_SLOW`` x cruise) for ``UNPIN_AFTER`` seconds backs out for
-        ``UNPIN_SECONDS``: wedged between two trees or nose-in to a wall, turning alone cannot
-        free it. Units ``spared`` (N,) bool (ordered units lying side-on against a wall) keep
+        """The unpin rule (:mod:`~rigidflock.model.steering.unpin`): an AI unit pressed still
+        against an obstacle, wall or building (pymunk's contact state) backs out for a while.
+        Units ``spared`` (N,) bool (ordered units lying side-on against a wall) keep
         ``throttle``. Returns the tick's throttles (N,) (a reused array; compiled, one pass)."""
         dt = self.scene.world.dt
         return unpin_throttle(
             self.state.vel, self.world.touching, self._cruise, self._pressed, self._unpin_until,
-            self.tick, dt, UNPIN_AFTER, int(round(UNPIN_SECONDS / dt)), UNPIN_THROTTLE,
-            self.units.has_player, throttle, self._throttle, spared,
+            self.tick, dt, back_out(dt), self.units.has_player, throttle, self._throttle,
+            spared,
         )  # fmt: skip
 
     def _give_way(self, st: State, throttle: np.ndarray, backing: np.ndarray) -> None:
         """AI units close behind one backing out (pressed, :meth:`_unpin`) or backing off
         (``backing`` (N,) bool: stuck on an order) do not thrust forward: ``throttle`` (N,)
-        capped at 0 in place (:mod:`~rigidflock.sim.give_way`)."""
+        capped at 0 in place (:mod:`~rigidflock.model.steering.give_way`)."""
         n = self.units.n_ai
         back = self._backing
         np.logical_or(self._unpin_until > self.tick, backing, out=back)
@@ -377,10 +380,7 @@ class Simulation:
                 fs = fs.copy()
             fs[-1] = s * u.max_steer[-1]
         before = self.world.contacts.copy()
-        switch = sys.getswitchinterval()
-        if self._threaded:
-            sys.setswitchinterval(BESIDE_SWITCH)
-        try:
+        with background.switching(BESIDE_SWITCH if self._threaded else None):
             decision = self._physics(st, throttle, fs)
             if decision is not None:
                 t0 = time.perf_counter()
@@ -396,8 +396,6 @@ class Simulation:
                     self._afresh = True
                     raise
                 self.timings["wait"] += time.perf_counter() - t0
-        finally:
-            sys.setswitchinterval(switch)
         self._advance(st)
         if decision is None:
             self._analyse()

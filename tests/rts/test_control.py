@@ -1,5 +1,5 @@
-"""One tick of a group's movement: each concern of :mod:`rigidflock.rts.control` on small
-hand-made arrays, and the group's speed end to end."""
+"""One tick of a group's movement: the helpers of the move-order rules (:mod:`rigidflock.rts.rules`)
+on small hand-made arrays, and :func:`~rigidflock.rts.control.control_group` end to end."""
 
 import copy
 
@@ -7,6 +7,18 @@ import numpy as np
 import pytest
 
 from rigidflock.rts import control as C
+from rigidflock.rts.rules.arrive import (
+    ARRIVED_WITHIN,
+    LEAVE_SLOT,
+    VELOCITY_TIME,
+    arrive_control,
+    at_formation,
+    update_arrived,
+)
+from rigidflock.rts.rules.body import Body
+from rigidflock.rts.rules.cruise import BRAKE_GAIN, FLOCK_EN_ROUTE, QUEUE_GAP, cruise_throttle
+from rigidflock.rts.rules.follow_path import PATH_LEASH, PATH_WINDOW, path_target
+from rigidflock.rts.rules.passing import ONCOMING_AHEAD, oncoming_ahead
 from rigidflock.sim import Simulation
 
 L = np.ones(3)  # unit lengths
@@ -19,7 +31,7 @@ def body(vel, angle=0.0, pos=None):
     ang = np.full(m, angle)
     fwd = np.stack([np.cos(ang), np.sin(ang)], axis=1)
     left = np.stack([-fwd[:, 1], fwd[:, 0]], axis=1)
-    return C.Body(
+    return Body(
         pos=np.zeros((m, 2)) if pos is None else np.asarray(pos, float),
         vel=vel,
         angle=ang,
@@ -40,7 +52,7 @@ def test_path_target_looks_ahead_of_each_units_place_on_the_path():
     """A unit near x = 5 takes its place at cell 5 and steers at cell 5 + lookahead; one near
     the end steers at the last cell."""
     pos = np.array([[5.2, 0.5], [38.6, -0.3], [0.0, 1.0]])
-    idx, target = C.path_target(
+    idx, target = path_target(
         PATH, np.array([0, 30, 0], np.intp), pos, L, np.zeros(3, bool), np.full((3, 2), -1.0), 4
     )
     np.testing.assert_array_equal(idx, [5, 39, 0])
@@ -51,9 +63,9 @@ def test_path_target_searches_only_a_window_ahead():
     """A unit's place moves at most PATH_WINDOW - 1 cells per tick and never back: the path
     may pass near itself, and a unit must not jump to a later (or earlier) stretch of it."""
     pos = np.array([[35.0, 0.0]])
-    idx, _ = C.path_target(PATH, np.array([0]), pos, L[:1], np.zeros(1, bool), np.zeros((1, 2)), 4)
-    assert idx[0] == C.PATH_WINDOW - 1
-    idx, _ = C.path_target(
+    idx, _ = path_target(PATH, np.array([0]), pos, L[:1], np.zeros(1, bool), np.zeros((1, 2)), 4)
+    assert idx[0] == PATH_WINDOW - 1
+    idx, _ = path_target(
         PATH, np.array([20]), np.array([[3.0, 0.0]]), L[:1], np.zeros(1, bool), np.zeros((1, 2)), 4
     )
     assert idx[0] == 20
@@ -62,18 +74,16 @@ def test_path_target_searches_only_a_window_ahead():
 def test_path_target_descends_the_field_when_off_the_leash_or_detouring():
     """Farther than PATH_LEASH lengths from the path, or on a detour after being stuck, a unit
     steers at its point down the distance field instead."""
-    pos = np.array([[5.0, C.PATH_LEASH + 1.0], [5.0, 1.0], [5.0, 1.0]])
+    pos = np.array([[5.0, PATH_LEASH + 1.0], [5.0, 1.0], [5.0, 1.0]])
     descend = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
     detouring = np.array([False, True, False])
-    _, target = C.path_target(PATH, np.zeros(3, np.intp), pos, L, detouring, descend, 4)
+    _, target = path_target(PATH, np.zeros(3, np.intp), pos, L, detouring, descend, 4)
     np.testing.assert_array_equal(target, [[1.0, 2.0], [3.0, 4.0], [9.0, 0.0]])
 
 
 def test_at_formation_is_two_formation_radii_plus_the_arrival_radius_by_route():
     slots = np.array([[0.0, 0.0], [3.0, 4.0]])  # formation radius 5
-    close = C.at_formation(
-        slots, np.zeros(2), np.array([15.9, 16.1, 9.0]), np.array([6.0, 6.0, 0.0])
-    )
+    close = at_formation(slots, np.zeros(2), np.array([15.9, 16.1, 9.0]), np.array([6.0, 6.0, 0.0]))
     np.testing.assert_array_equal(close, [True, False, True])
 
 
@@ -83,9 +93,9 @@ def test_at_formation_is_two_formation_radii_plus_the_arrival_radius_by_route():
 def test_queueing_gives_zero_throttle_behind_a_close_unit_going_our_way():
     """A unit at rest, pointing its way (|steer| < 1), with a unit QUEUE_GAP lengths ahead
     wants speed 0: throttle exactly 0 (it waits instead of ramming). Already moving, it brakes."""
-    thr = C.cruise_throttle(
+    thr = cruise_throttle(
         steer=np.array([0.2, 0.2]),
-        gap=C.QUEUE_GAP * L[:2],
+        gap=QUEUE_GAP * L[:2],
         length=L[:2],
         approach=np.zeros(2, bool),
         group_speed=5.0,
@@ -99,19 +109,17 @@ def test_queueing_gives_zero_throttle_behind_a_close_unit_going_our_way():
 def test_queueing_fades_out_between_one_and_two_gaps():
     """Half way between the gaps the wanted speed is half the group's; from two gaps on, the
     group's: at rest the throttle is the feed-forward (v / cruise)^2 plus the brake gain's push."""
-    gap = np.array([1.5, 2.0, 10.0]) * C.QUEUE_GAP
-    thr = C.cruise_throttle(
-        np.zeros(3), gap, L, np.zeros(3, bool), 4.0, np.full(3, 8.0), np.zeros(3)
-    )
+    gap = np.array([1.5, 2.0, 10.0]) * QUEUE_GAP
+    thr = cruise_throttle(np.zeros(3), gap, L, np.zeros(3, bool), 4.0, np.full(3, 8.0), np.zeros(3))
     want = np.array([2.0, 4.0, 4.0])
-    np.testing.assert_allclose(thr, (want / 8.0) ** 2 + C.BRAKE_GAIN * want / 8.0)
+    np.testing.assert_allclose(thr, (want / 8.0) ** 2 + BRAKE_GAIN * want / 8.0)
 
 
 def test_a_unit_still_turning_or_approaching_its_slot_does_not_queue():
     """One not yet pointing its way (|steer| = 1) may be side by side with the unit 'ahead';
     one approaching its slot is in the formation, where units stand close: both keep the
     group's speed."""
-    thr = C.cruise_throttle(
+    thr = cruise_throttle(
         steer=np.array([1.0, -1.0, 0.0]),
         gap=np.zeros(3),
         length=L,
@@ -129,17 +137,17 @@ def test_a_unit_still_turning_or_approaching_its_slot_does_not_queue():
 def test_arrival_marks_a_slow_unit_within_arrived_within_as_arrived():
     """On its slot means within ARRIVED_WITHIN lengths and slow (below 0.3 of the group's
     speed): a unit passing through at speed, or slow but farther, has not arrived."""
-    d = np.array([0.9, 0.9, 1.2]) * C.ARRIVED_WITHIN
+    d = np.array([0.9, 0.9, 1.2]) * ARRIVED_WITHIN
     speed = np.array([0.1, 2.0, 0.1])
-    arrived = C.update_arrived(np.zeros(3, bool), d, speed, L, group_speed=5.0)
+    arrived = update_arrived(np.zeros(3, bool), d, speed, L, group_speed=5.0)
     np.testing.assert_array_equal(arrived, [True, False, False])
 
 
 def test_an_arrived_unit_stays_so_until_pushed_leave_slot_away():
     """Neighbours nudge units in formation: an arrived unit stays arrived (whatever its
     speed) until LEAVE_SLOT lengths from its slot, then drives back."""
-    d = np.array([1.5, 0.99 * C.LEAVE_SLOT, C.LEAVE_SLOT])
-    arrived = C.update_arrived(np.ones(3, bool), d, np.full(3, 9.0), L, group_speed=5.0)
+    d = np.array([1.5, 0.99 * LEAVE_SLOT, LEAVE_SLOT])
+    arrived = update_arrived(np.ones(3, bool), d, np.full(3, 9.0), L, group_speed=5.0)
     np.testing.assert_array_equal(arrived, [True, True, False])
 
 
@@ -149,21 +157,21 @@ def test_arrive_control_closes_the_velocity_error_in_the_body_frame():
     mass, drag, thrust = np.ones(4), np.zeros(4), np.full(4, 10.0)
     to_slot = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0], [1.0, 0.0]])
     b = body([[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [5.0, 0.0]])
-    thr, lat = C.arrive_control(to_slot, np.hypot(*to_slot.T), b, 5.0, mass, drag, thrust)
+    thr, lat = arrive_control(to_slot, np.hypot(*to_slot.T), b, 5.0, mass, drag, thrust)
     assert thr[0] == 0.0 and lat[0] == 0.0
     # wanted speed e / ARRIVE_TIME = 2, closed within VELOCITY_TIME
-    assert thr[1] == pytest.approx(2.0 / C.VELOCITY_TIME / 10.0) and lat[1] == 0.0
-    assert thr[2] == 0.0 and lat[2] == pytest.approx(2.0 / C.VELOCITY_TIME)
+    assert thr[1] == pytest.approx(2.0 / VELOCITY_TIME / 10.0) and lat[1] == 0.0
+    assert thr[2] == 0.0 and lat[2] == pytest.approx(2.0 / VELOCITY_TIME)
     assert thr[3] < 0.0
 
 
 def test_arrive_control_caps_the_wanted_speed_at_the_groups():
     """Far from the slot the wanted speed is the group's, not e / ARRIVE_TIME."""
     to_slot = np.array([[100.0, 0.0]])
-    thr, _ = C.arrive_control(
+    thr, _ = arrive_control(
         to_slot, np.array([100.0]), body([[0.0, 0.0]]), 3.0, np.ones(1), np.zeros(1), np.ones(1)
     )
-    assert thr[0] == pytest.approx(3.0 / C.VELOCITY_TIME)
+    assert thr[0] == pytest.approx(3.0 / VELOCITY_TIME)
 
 
 # -- the group's speed end to end ----------------------------------------------------------------
@@ -195,7 +203,7 @@ def test_group_moves_at_its_slowest_members_speed(scene_from):
 
 
 def oncoming_reference(pos, angle, group_of, members, length, ignore=()):
-    """The definition of :func:`~rigidflock.rts.control.oncoming_ahead` over all pairs."""
+    """The definition of :func:`~rigidflock.rts.rules.passing.oncoming_ahead` over all pairs."""
     out = np.zeros(len(members), dtype=bool)
     me = group_of[members[0]]
     for a, i in enumerate(members):
@@ -207,7 +215,7 @@ def oncoming_reference(pos, angle, group_of, members, length, ignore=()):
             ahead = d @ f
             side = abs(d[0] * f[1] - d[1] * f[0])
             facing = f @ np.array([np.cos(angle[j]), np.sin(angle[j])]) < 0
-            hit = 0 < ahead < C.ONCOMING_AHEAD * length[a] and side < length[a] and facing
+            hit = 0 < ahead < ONCOMING_AHEAD * length[a] and side < length[a] and facing
             out[a] |= hit
     return out
 
@@ -228,7 +236,7 @@ def test_oncoming_ahead_finds_every_unit_the_all_pairs_definition_finds(seed):
     for g in range(4):
         members = np.flatnonzero(group_of == g)
         for ignore in ((), ((g + 1) % 4,)):
-            got = C.oncoming_ahead(pos, angle, group_of, members, length[members], ignore)
+            got = oncoming_ahead(pos, angle, group_of, members, length[members], ignore)
             want = oncoming_reference(pos, angle, group_of, members, length[members], ignore)
             np.testing.assert_array_equal(got, want)
             hits += int(want.sum())
@@ -242,7 +250,7 @@ def test_oncoming_ahead_needs_a_unit_ahead_close_in_line_and_heading_at_it():
 
     def meets(p1, a1):
         pos = np.array([[0.0, 0.0], p1])
-        return bool(C.oncoming_ahead(pos, np.array([0.0, a1]), group_of, np.array([0]), L[:1])[0])
+        return bool(oncoming_ahead(pos, np.array([0.0, a1]), group_of, np.array([0]), L[:1])[0])
 
     assert meets([2.5, 0.5], np.pi)
     assert meets([2.9, 0.9], np.pi)  # 3.04 away: the k-d tree's reach is L sqrt(3^2 + 1)
@@ -253,7 +261,7 @@ def test_oncoming_ahead_needs_a_unit_ahead_close_in_line_and_heading_at_it():
 
 
 def path_target_reference(path, index, pos, look, grid):
-    """The sight search of :func:`~rigidflock.rts.control.path_target` as it was: every unit
+    """The sight search of ``rules.follow_path.path_target`` as it was: every unit
     asked at every step (the sample count follows the whole batch's longest segment). Returns
     (target (m, 2), zeros where cut off; hidden (m,))."""
     K = len(path)
@@ -306,7 +314,7 @@ def test_path_target_asks_again_only_for_the_hidden_units_when_nothing_else_chan
             return grid.sees(a, b, longest=longest)
 
         # lengths of 100: no unit is off the path's leash (the sight search alone decides)
-        idx, got = C.path_target(path, index, pos, np.full(m, 100.0), np.zeros(m, bool),
+        idx, got = path_target(path, index, pos, np.full(m, 100.0), np.zeros(m, bool),
                                  np.zeros((m, 2)), look, sees)  # fmt: skip
         want, _ = path_target_reference(path, idx, pos, look, grid)
         np.testing.assert_array_equal(got, want)
@@ -345,7 +353,7 @@ def test_units_at_their_formation_follow_the_order_alone(scene_from):
         state, tick = sim.state, sim.tick
         to_go = g.field.dist[sim.orders.grid.cell_of(state.pos[g.members])]
         arrive_r = sc.navigation.arrive_radius * sim.units.length[g.members]
-        close = C.at_formation(g.slots, g.goal, to_go, arrive_r)
+        close = at_formation(g.slots, g.goal, to_go, arrive_r)
         # on copies of the group: control_group deals slots and tracks progress in place, so
         # calls on the simulation's own group would change the run the loop goes on with
         c = C.control_group(
@@ -353,7 +361,7 @@ def test_units_at_their_formation_follow_the_order_alone(scene_from):
             np.full(len(state.pos), np.inf), tick, sc.world.dt,
         )  # fmt: skip
         assert (c.flock_scale[close] == 0.0).all()
-        assert (c.flock_scale[~close] == C.FLOCK_EN_ROUTE).all()
+        assert (c.flock_scale[~close] == FLOCK_EN_ROUTE).all()
         # meeting another group's unit head on, a unit keeps flocking short of its slot: there
         # separation turns both to starboard
         dealt = copy.deepcopy(g)
@@ -362,6 +370,6 @@ def test_units_at_their_formation_follow_the_order_alone(scene_from):
             np.full(len(state.pos), np.inf), tick, sc.world.dt, np.ones(len(g.members), bool),
         )  # fmt: skip
         d_slot = np.hypot(*(dealt.slots - state.pos[g.members]).T)
-        assert ((c.flock_scale == C.FLOCK_EN_ROUTE) | (d_slot < arrive_r)).all()
+        assert ((c.flock_scale == FLOCK_EN_ROUTE) | (d_slot < arrive_r)).all()
         seen |= {bool(x) for x in close}
     assert seen == {True, False}  # both on the way and at the formation were looked at

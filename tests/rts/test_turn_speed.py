@@ -7,21 +7,22 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from rigidflock.rts import control as C
 from rigidflock.rts import turn_speed as T
+from rigidflock.rts.rules.body import Body
+from rigidflock.rts.rules.cruise import cruise_throttle, turn_limit
 from rigidflock.runs.scenarios import run_scenario
 from rigidflock.scenes import scenario_path
 
 
-def body_of_rows(pos, angle, vel) -> C.Body:
-    """A :class:`~rigidflock.rts.control.Body` of units at ``pos`` heading ``angle`` moving at
+def body_of_rows(pos, angle, vel) -> Body:
+    """A :class:`~rigidflock.rts.rules.body.Body` of units at ``pos`` heading ``angle`` moving at
     ``vel`` (the hull need not point along the motion)."""
     pos, angle, vel = (np.asarray(a, float) for a in (pos, angle, vel))
     fwd = np.stack([np.cos(angle), np.sin(angle)], axis=1)
     left = np.stack([-fwd[:, 1], fwd[:, 0]], axis=1)
     v_fwd = np.einsum("ij,ij->i", vel, fwd)
     v_lat = np.einsum("ij,ij->i", vel, left)
-    return C.Body(pos, vel, angle, fwd, left, v_fwd, v_lat, np.hypot(*vel.T))
+    return Body(pos, vel, angle, fwd, left, v_fwd, v_lat, np.hypot(*vel.T))
 
 
 def corner(arm: int = 20, cell: float = 2.0) -> np.ndarray:
@@ -100,7 +101,7 @@ def test_aim_speed_is_the_circle_from_the_heading_onto_the_target():
 
 
 def test_the_turn_limit_goes_by_the_heading_and_leaves_free_units_be():
-    """``control.turn_limit``: a unit pushed sideways (moving 90 degrees off its hull) whose
+    """``rules.cruise.turn_limit``: a unit pushed sideways (moving 90 degrees off its hull) whose
     hull points at its target is not held back, while one heading 90 degrees off its target
     is, whatever its motion (braking on the motion's angle held the bottleneck's crowd against
     the wall longer: its longest pin 3.95 -> 6.62 s on seed 5); the same unit ``free`` (in a
@@ -116,7 +117,7 @@ def test_the_turn_limit_goes_by_the_heading_and_leaves_free_units_be():
     )
     target = np.array([[20.0, 0.0], [20.0, 0.0], [20.0, 30.0], [20.0, 0.0]])
     free = np.array([False, False, False, True])
-    limit = C.turn_limit(g, b, target, 8.0, np.full(4, 1.0), free)
+    limit = turn_limit(g, b, target, 8.0, np.full(4, 1.0), free)
     assert limit[0] == pytest.approx(6.0)  # the path's limit only
     assert limit[1] == pytest.approx(T.TURN_SHARE * 1.0 * 10.0 / 2.0)  # 3.5, above the floor
     assert np.isinf(limit[2])  # 30 off the path, heading at its target
@@ -127,9 +128,9 @@ def test_a_unit_over_its_turn_limit_brakes():
     """``cruise_throttle`` with a limit below the forward speed wants that speed: the throttle
     goes negative (reverse thrust) when far over it, as for a unit queueing."""
     cruise = np.full(2, 7.0)
-    free = C.cruise_throttle(np.zeros(2), np.full(2, np.inf), np.ones(2), np.zeros(2, bool), 7.0,
+    free = cruise_throttle(np.zeros(2), np.full(2, np.inf), np.ones(2), np.zeros(2, bool), 7.0,
                              cruise, np.full(2, 7.0))  # fmt: skip
-    limited = C.cruise_throttle(np.zeros(2), np.full(2, np.inf), np.ones(2), np.zeros(2, bool),
+    limited = cruise_throttle(np.zeros(2), np.full(2, np.inf), np.ones(2), np.zeros(2, bool),
                                 7.0, cruise, np.full(2, 7.0), np.array([3.0, np.inf]))  # fmt: skip
     assert free[0] == pytest.approx(1.0)
     assert limited[0] < 0.0 and limited[1] == pytest.approx(free[1])

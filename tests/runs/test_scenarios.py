@@ -1,4 +1,4 @@
-"""The scored scenario suite (scenes/scenarios, ``rigidflock bench --scenarios``): every scenario
+"""The scored scenario suite (scenes/scenarios, ``rigidflock score``): every scenario
 arrives within the RTS time limit with nobody pinned for more than 5 s. The fast scenarios run
 here on seeds 1-3; the longer ones and the bottleneck are marked slow."""
 
@@ -143,9 +143,24 @@ def test_every_scenario_has_a_scene():
     assert {p.stem for p in scenario_folder().glob("*.toml")} == set(scenarios.NAMES)
 
 
-def test_bench_scenarios_prints_a_table_and_json(tmp_path, capsys):
+def test_the_old_spelling_runs_the_same_suite_with_a_notice(tmp_path, capsys):
+    """``bench --scenarios`` still works for one release: one notice line on stderr naming the
+    new command, then the same rows as ``score``."""
+    import json
+
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    assert main(["bench", "--scenarios", "wall_squeeze", "--json", str(old)]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "rigidflock score" in err[0]
+    assert main(["score", "wall_squeeze", "--json", str(new)]) == 0
+    assert capsys.readouterr().err == ""
+    (a,), (b,) = json.loads(old.read_text()), json.loads(new.read_text())
+    assert {**a, "seconds": 0} == {**b, "seconds": 0}
+
+
+def test_score_prints_a_table_and_json(tmp_path, capsys):
     out = tmp_path / "s.json"
-    assert main(["bench", "--scenarios", "four_way_oncoming", "--json", str(out)]) == 0
+    assert main(["score", "four_way_oncoming", "--json", str(out)]) == 0
     text = capsys.readouterr().out
     assert "four_way_oncoming" in text and "score" in text
     import json
@@ -159,18 +174,18 @@ def test_an_unknown_scenario_is_one_clear_line(tmp_path, capsys):
     """A misspelt name is refused before anything runs: one line naming the flag and the name,
     exit status 2, no JSON written."""
     out = tmp_path / "s.json"
-    assert main(["bench", "--scenarios", "doorway_one_way,hallway_3way", "--json", str(out)]) == 2
+    assert main(["score", "doorway_one_way,hallway_3way", "--json", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "--scenarios" in err[0] and "'hallway_3way'" in err[0]
+    assert len(err) == 1 and "score" in err[0] and "'hallway_3way'" in err[0]
     assert not out.exists()
 
 
-def test_bench_scenarios_on_several_seeds(tmp_path, capsys):
+def test_score_on_several_seeds(tmp_path, capsys):
     """``--seeds`` runs every named scenario on each seed (how figures over many seeds are
     measured): one row per scenario and seed, the seed in the table and the JSON, and a
     run on a given seed is that seed's (spawn places differ, so do the figures)."""
     out = tmp_path / "s.json"
-    assert main(["bench", "--scenarios", "wall_squeeze", "--seeds", "1,2", "--json", str(out)]) == 0
+    assert main(["score", "wall_squeeze", "--seeds", "1,2", "--json", str(out)]) == 0
     text = capsys.readouterr().out
     import json
 
@@ -183,14 +198,14 @@ def test_bench_scenarios_on_several_seeds(tmp_path, capsys):
     assert [ln[1] for ln in lines] == ["1", "2"]
 
 
-def test_bench_scenarios_with_workers_gives_the_same_rows(tmp_path, capsys):
+def test_score_with_workers_gives_the_same_rows(tmp_path, capsys):
     """``--workers 2`` runs two scenario runs at a time, each in its own process with one numba
     thread: the same rows in the same order as one after another here, all but the wall-clock
     seconds (each run has its own seeded generator; nothing is shared between runs)."""
     import json
 
     out = tmp_path / "s.json"
-    args = ["bench", "--scenarios", "wall_squeeze", "--seeds", "1,2", "--workers", "2"]
+    args = ["score", "wall_squeeze", "--seeds", "1,2", "--workers", "2"]
     assert main([*args, "--json", str(out)]) == 0
     assert "2 runs at a time" in capsys.readouterr().out
     rows = json.loads(out.read_text())
@@ -202,7 +217,7 @@ def test_bench_scenarios_with_workers_gives_the_same_rows(tmp_path, capsys):
 def test_seeds_without_scenarios_is_one_clear_line(capsys):
     assert main(["bench", "--seeds", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "--seeds" in err[0] and "--scenarios" in err[0]
+    assert len(err) == 1 and "--seeds" in err[0] and "rigidflock score" in err[0]
 
 
 @pytest.mark.parametrize(
@@ -215,7 +230,7 @@ def test_a_bad_worker_count_or_seed_list_is_one_clear_line(option, bad, tmp_path
     workers would start a process each (~200 MB apiece): more than the cores is refused, as a
     bad number is."""
     out = tmp_path / "s.json"
-    args = ["bench", "--scenarios", "wall_squeeze", option, bad, "--json", str(out)]
+    args = ["score", "wall_squeeze", option, bad, "--json", str(out)]
     assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and option in err[0]
@@ -225,7 +240,7 @@ def test_a_bad_worker_count_or_seed_list_is_one_clear_line(option, bad, tmp_path
 def test_workers_without_scenarios_is_one_clear_line(capsys):
     assert main(["bench", "--workers", "2"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "--workers" in err[0] and "--scenarios" in err[0]
+    assert len(err) == 1 and "--workers" in err[0] and "rigidflock score" in err[0]
 
 
 def run_figures(r: dict) -> tuple:
@@ -233,14 +248,14 @@ def run_figures(r: dict) -> tuple:
     return r["unit_contacts"], r["wall_contacts"], r["stuck_seconds"]
 
 
-def test_bench_scenarios_with_the_steering_beside_the_step(tmp_path, capsys):
+def test_score_with_the_steering_beside_the_step(tmp_path, capsys):
     """``--reaction-ticks 1`` runs the scenarios with ``world.reaction_ticks = 1`` (how figures
     with the steering beside the step are measured): the row says so and is the run of the
     scene so changed, a different run from the scene's own (units react a tick later)."""
     import json
 
     out = tmp_path / "s.json"
-    args = ["bench", "--scenarios", "wall_squeeze", "--reaction-ticks", "1"]
+    args = ["score", "wall_squeeze", "--reaction-ticks", "1"]
     assert main([*args, "--json", str(out)]) == 0
     assert "beside the physics step" in capsys.readouterr().out
     (row,) = json.loads(out.read_text())
@@ -251,7 +266,7 @@ def test_bench_scenarios_with_the_steering_beside_the_step(tmp_path, capsys):
     assert run_figures(row) != run_figures(own)
 
 
-def test_bench_scenarios_with_a_scene_key_set(tmp_path, capsys):
+def test_score_with_a_scene_key_set(tmp_path, capsys):
     """``--set PATH=VALUE`` changes every scenario scene it runs, in the worker processes too
     (how the scenarios are measured with rigidflock's default unit, one key a group):
     each row names the changes and is the run of the scene so changed, a different run from the
@@ -259,7 +274,7 @@ def test_bench_scenarios_with_a_scene_key_set(tmp_path, capsys):
     import json
 
     out = tmp_path / "s.json"
-    args = ["bench", "--scenarios", "wall_squeeze", "--seeds", "1,2", "--workers", "2"]
+    args = ["score", "wall_squeeze", "--seeds", "1,2", "--workers", "2"]
     keys = heavy("wall_squeeze")
     assert keys == ("groups[0].mass=10", "groups[1].mass=10")
     sets = [a for k in keys for a in ("--set", k)]
@@ -287,7 +302,7 @@ def test_a_bad_set_for_the_scenarios_is_one_clear_line(given, said, tmp_path, ca
     """Checked against the scenes before any run: one line naming the scene file and the key,
     exit status 2, nothing written."""
     out = tmp_path / "s.json"
-    args = ["bench", "--scenarios", "wall_squeeze", "--set", given, "--json", str(out)]
+    args = ["score", "wall_squeeze", "--set", given, "--json", str(out)]
     assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "wall_squeeze.toml" in err[0] and said in err[0]
@@ -307,7 +322,7 @@ def test_a_set_one_of_the_scenes_cannot_take_stops_before_any_run(tmp_path, caps
     """``groups[1]`` exists in the wall squeeze (two groups), not in the one-way doorway (one):
     the doorway's error comes before the squeeze has run, so nothing runs at all."""
     out = tmp_path / "s.json"
-    args = ["bench", "--scenarios", "wall_squeeze,doorway_one_way", "--set", "groups[1].count=1"]
+    args = ["score", "wall_squeeze,doorway_one_way", "--set", "groups[1].count=1"]
     assert main([*args, "--json", str(out)]) == 2
     captured = capsys.readouterr()
     assert "done" not in captured.out
@@ -319,7 +334,7 @@ def test_a_set_one_of_the_scenes_cannot_take_stops_before_any_run(tmp_path, caps
 @pytest.mark.parametrize("given", ["world.reaction_ticks=1", " world . reaction_ticks = 1"])
 def test_reaction_ticks_given_twice_is_one_clear_line(capsys, given):
     """However the key path is spaced (the override parser strips each part)."""
-    args = ["bench", "--scenarios", "wall_squeeze", "--reaction-ticks", "0"]
+    args = ["score", "wall_squeeze", "--reaction-ticks", "0"]
     assert main([*args, "--set", given]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--reaction-ticks" in err[0] and "world.reaction_ticks" in err[0]

@@ -1,4 +1,4 @@
-"""docs/reference/scene-keys.md is the reference the reader's declarations generate, and it covers every key."""
+"""docs/reference/scene-keys.md is what the reader's declarations generate; it covers every key."""
 
 from rigidflock.scene.keys import reference
 from rigidflock.scene.reference_doc import markdown, text

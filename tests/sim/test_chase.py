@@ -8,7 +8,7 @@ import pytest
 
 from rigidflock import load_scene
 from rigidflock.cli import main
-from rigidflock.model.metrics import polarization
+from rigidflock.model.measures.alignment import polarization
 from rigidflock.runs.runner import run_scene
 from rigidflock.sim import Command, Simulation
 from tests.conftest import ROOT

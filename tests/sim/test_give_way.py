@@ -1,11 +1,11 @@
-"""Units close behind a backing unit stop pushing it (``sim/give_way.py``): the compiled pass
+"""Units close behind a backing unit stop pushing it (``model/steering/give_way.py``): the pass
 against an all-pairs numpy statement of the rule, and the cases it is for."""
 
 import numpy as np
 import pytest
 
+from rigidflock.model.steering.give_way import REACH, give_way
 from rigidflock.model.torus import min_image
-from rigidflock.sim.give_way import REACH, give_way
 
 
 def give_way_reference(pos, angle, length, backing, w, h, wrap, throttle):

@@ -1,10 +1,10 @@
-"""The compiled unpin pass (``sim/unpin.py``) against the numpy rule it replaced, tick by tick."""
+"""The compiled unpin rule (``model/steering/unpin.py``) against the numpy rule it replaced, tick
+by tick, and as the simulation applies it."""
 
 import numpy as np
 import pytest
 
-from rigidflock.model.flock_metrics import PIN_SLOW
-from rigidflock.sim.unpin import unpin_throttle
+from rigidflock.model.steering.unpin import PIN_SLOW, back_out, unpin_throttle
 
 
 def unpin_reference(vel, touching, cruise, pressed, until, tick, dt, after, hold, back, player,
@@ -39,7 +39,7 @@ def test_unpin_matches_the_numpy_rule(player):
         throttle = np.where(rng.random(n) < 0.5, 1.0, rng.uniform(-1.0, 1.0, n))
         # a few units spared now and then (side-on against a wall), some mid back-out
         spared = rng.random(n) < 0.05
-        got = unpin_throttle(vel, touching, cruise, pressed, until, tick, dt, 0.5, 60, -0.6,
+        got = unpin_throttle(vel, touching, cruise, pressed, until, tick, dt, (0.5, 60, -0.6),
                              player, throttle, out, spared)  # fmt: skip
         want, ref_pressed, ref_until = unpin_reference(
             vel,
@@ -72,13 +72,13 @@ def test_a_spared_unit_keeps_its_throttle_and_stops_backing_out():
     pressed, until, out = np.zeros(1), np.full(1, -1, np.int64), np.empty(1)
     none, spared = np.zeros(1, bool), np.ones(1, bool)
     got = [
-        unpin_throttle(vel, touching, cruise, pressed, until, t, dt, after, hold, -0.6, False,
+        unpin_throttle(vel, touching, cruise, pressed, until, t, dt, (after, hold, -0.6), False,
                        np.ones(1), out, none)[0]
         for t in range(5)
     ]  # fmt: skip
     assert got == [1.0, 1.0, -0.6, -0.6, -0.6]  # pressed 0.3 s > 0.25 s at the third tick
     got = [
-        unpin_throttle(vel, touching, cruise, pressed, until, t, dt, after, hold, -0.6, False,
+        unpin_throttle(vel, touching, cruise, pressed, until, t, dt, (after, hold, -0.6), False,
                        np.ones(1), out, spared)[0]
         for t in range(5, 10)
     ]  # fmt: skip
@@ -117,3 +117,18 @@ def test_the_orders_side_on_rows_reach_the_unpin_pass(monkeypatch):
     sim.step()
     np.testing.assert_array_equal(seen[-1][:4], [False, True, False, False])
     assert sim._unpin_until[1] <= sim.tick and sim._pressed[1] == 0.0
+
+
+def test_the_rule_backs_out_for_its_seconds_at_its_throttle():
+    """``back_out(dt)``: pressed for more than half a second, a unit backs out for one second
+    (60 ticks of 1/60 s, 30 of 1/30 s) at -0.6."""
+    assert back_out(1 / 60) == (0.5, 60, -0.6)
+    assert back_out(1 / 30) == (0.5, 30, -0.6)
+
+
+def test_the_pinned_time_measure_counts_by_the_rules_threshold():
+    """The pinned-time measure keeps its own copy of ``PIN_SLOW`` (measures import no rules):
+    it must count the units the rule finds pressed still, so the two agree."""
+    from rigidflock.model.measures import pins
+
+    assert pins.PIN_SLOW == PIN_SLOW

@@ -31,7 +31,7 @@ class Steering:
         np.ndarray
     )  # (N,) distance to the nearest AI unit ahead (within L to the side), inf if none
     # (N_ai,) distance to the nearest other AI unit when closer than the search radius, else inf
-    # (Steerer only; see ``model.metrics.nn_completed``)
+    # (Steerer only; see ``model.measures.spacing.nn_completed``)
     nn: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     nn_radius: float = 0.0  # the search radius of ``nn``
     # the flocking pairs, assembled on demand: (looking units (P,), partners (P,), mask (P,)),

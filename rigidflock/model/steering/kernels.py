@@ -2,7 +2,7 @@
 pass, and the bundles both passes take (the unit pass is in ``unit_kernel``).
 
 The numpy functions in ``flocking.py`` and ``view.py`` (put together by
-``blend.steer_reference``) are the reference definitions; the pair pass computes the same
+``reference.steer_reference``) are the reference definitions; the pair pass computes the same
 quantities in one pass over the candidate pairs without numpy temporaries. Tests compare the
 two. Arguments come in named bundles (``typing.NamedTuple`` s of arrays and scalars, which numba
 takes apart by attribute): here :class:`Box` and :class:`Bodies` (shared with the unit pass),

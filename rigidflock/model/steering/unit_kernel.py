@@ -4,7 +4,7 @@ only it takes (the row gathering and the pair pass are in ``kernels``).
 Per unit, from the pair pass's sums (:class:`~.kernels.PairSums`): heading, the blended
 flocking terms, the leader flag, the chase or intercept, and the feelers against obstacles and
 walls (their helpers in ``avoidance_kernels``). The numpy functions in ``flocking.py``,
-``pursuit.py``, ``avoidance.py`` and ``blend._finish`` are the reference definitions; this
+``pursuit.py``, ``avoidance.py`` and ``reference.blend_terms`` are the reference definitions; this
 kernel computes the same quantities in one pass over the units (and nearby obstacles) without
 numpy temporaries. Tests compare the two. Arguments come in named bundles (``typing.NamedTuple``
 s of arrays and scalars, which numba takes apart by attribute): :class:`~.kernels.Bodies` and
@@ -198,7 +198,7 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
     ``out`` (:class:`UnitOut`). ``scratch``: (N, 9) int64 work space; ``trig``: the cos/sin
     cache of :func:`~.kernels.pair_pass` (filled here for units it has not seen).
 
-    Mirrors ``blend._finish`` and ``avoidance`` (the numpy definitions)."""
+    Mirrors ``reference.blend_terms`` and ``avoidance`` (the numpy definitions)."""
     pos, vel, angle = bodies.pos, bodies.vel, bodies.angle
     coh, ali, cnt, sep, nf = sums.coh, sums.ali, sums.cnt, sums.sep, sums.nf
     n_ai, has_player, role, length, width, touch_d = (
@@ -297,9 +297,9 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
                 if nlo == lo and nhi == hi:
                     break
                 lo, hi = nlo, nhi
-            # priority (``blend._finish``): the other rules turn a unit away from a surface it
-            # touches beside it and give way as a felt surface nears; touching one ahead,
-            # only the escape steers
+            # priority (``reference.blend_terms``): the other rules turn a unit away from a
+            # surface it touches beside it and give way as a felt surface nears; touching one
+            # ahead, only the escape steers
             # ``avoidance.guard_range``
             least = w_avoid * S * GUARD_TURN
             g_lo = (0.0 if on_port else least) if on_stbd else -np.inf

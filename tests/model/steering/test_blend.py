@@ -5,8 +5,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from rigidflock.model.steering.blend import Steerer, World, steer_reference
+from rigidflock.model.steering.blend import Steerer, World
 from rigidflock.model.steering.decision import OutputSets
+from rigidflock.model.steering.reference import steer_reference
 from rigidflock.sim import Simulation
 from tests.conftest import reacting, trajectory
 

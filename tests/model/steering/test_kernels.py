@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from rigidflock.model.steering import kernels, unit_kernel
-from rigidflock.model.steering.blend import World, steer_reference
+from rigidflock.model.steering.blend import World
+from rigidflock.model.steering.reference import steer_reference
 from rigidflock.sim import Simulation
 
 # the forest of tests/sim/test_forests.py, with a pocket between two trees 1.5 apart that units

@@ -1,9 +1,10 @@
-"""Flock measurements: the compiled flock labelling gives scipy's labels exactly."""
+"""Flock measures: the compiled flock labelling gives scipy's labels exactly; elongation."""
 
 import numpy as np
 import pytest
 
-from rigidflock.model.metrics import flock_labels, flock_labels_reference
+from rigidflock.model.measures.flocks import elongation, flock_count, flock_labels
+from rigidflock.model.measures.reference import flock_labels_reference
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -35,20 +36,20 @@ def test_flock_labels_of_few_units():
     assert list(flock_labels(two, np.zeros(2, int), 5.0)) == [0, 1]
     assert list(flock_labels(two, np.zeros(2, int), 5.01)) == [0, 0]
     assert list(flock_labels(two, np.array([0, 1]), 5.01)) == [0, 1]  # other family
+    assert list(flock_labels_reference(two, np.zeros(2, int), 5.0)) == [0, 1]  # strict too
 
 
-def test_nn_completed_searches_positions_outside_a_wrapped_world_and_beside_a_nan():
-    """Positions not yet folded into a wrap-around world are folded before the search, and one
-    NaN position (a unit the run is about to report as failed) leaves the others' distances
-    those of the k-d tree over the rest (it once left every searched unit at inf)."""
-    from rigidflock.model.metrics import nn_completed, nn_distances
-
-    rng = np.random.default_rng(3)
-    box = np.array([200.0, 120.0])
-    pos = rng.uniform(-50.0, 250.0, (80, 2))
-    far = np.full(80, np.inf)  # as if nobody were within the steering's radius
-    np.testing.assert_array_equal(nn_completed(far, pos, box, 10.0), nn_distances(pos, box))
-    pos[7] = np.nan
-    got = nn_completed(far, pos, box, 10.0)
-    rest = np.delete(np.arange(80), 7)
-    np.testing.assert_array_equal(got[rest], nn_distances(pos[rest], box))
+def test_flock_count_and_elongation_of_a_line_and_a_ring():
+    """A line of units is one long flock; a ring is one round flock (elongation ~1); two
+    separate rings are two flocks; none big enough is NaN."""
+    k = np.arange(20)
+    line = np.stack([k * 1.0, 0.1 * (k % 2)], axis=1)  # a zigzag 0.1 wide
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    ring = 10.0 * np.stack([np.cos(a), np.sin(a)], axis=1)
+    labels = flock_labels(line, np.zeros(20, int), 1.5)
+    assert flock_count(labels) == 1 and elongation(line, labels) > 20.0
+    labels = flock_labels(ring, np.zeros(24, int), 3.0)
+    assert flock_count(labels) == 1 and elongation(ring, labels) == pytest.approx(1.0, abs=0.05)
+    two = np.concatenate([ring, ring + 100.0])
+    assert flock_count(flock_labels(two, np.zeros(48, int), 3.0)) == 2
+    assert np.isnan(elongation(ring[:2], np.zeros(2, int)))

@@ -1,13 +1,13 @@
-"""Per-sample flock measurements: milling, the centre, pinned counts."""
+"""Alignment measures: polarization (numpy and compiled agree), milling, the flock centre."""
 
 import numpy as np
 import pytest
 
-from rigidflock.model.flock_metrics import (
+from rigidflock.model.measures.alignment import (
     flock_centre,
     milling,
-    nearest_distance,
-    pinned,
+    polarization,
+    polarization_fast,
 )
 
 
@@ -16,6 +16,27 @@ def ring(n=24, radius=50.0, centre=(500.0, 400.0)):
     pos = np.asarray(centre) + radius * np.stack([np.cos(a), np.sin(a)], axis=1)
     tangent = np.stack([-np.sin(a), np.cos(a)], axis=1)
     return pos, tangent
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 1000, 10001])
+def test_polarization_fast_is_polarization(n):
+    """The compiled polarization gives numpy's value bit for bit, on whole and sliced arrays
+    (the collector passes read-only slices of the steering's headings)."""
+    rng = np.random.default_rng(n)
+    for _ in range(10):
+        a = rng.uniform(0, 2 * np.pi, n)
+        h = np.stack([np.cos(a), np.sin(a)], axis=1)
+        assert polarization_fast(h) == polarization(h)
+        part = h[: n // 2 + 1]
+        part.flags.writeable = False
+        assert polarization_fast(part) == polarization(part)
+
+
+def test_polarization_of_aligned_and_opposed_headings():
+    assert polarization(np.tile([0.6, 0.8], (5, 1))) == pytest.approx(1.0)
+    assert polarization(np.array([[1.0, 0.0], [-1.0, 0.0]])) == pytest.approx(0.0)
+    none = np.zeros((0, 2))
+    assert np.isnan(polarization(none)) and np.isnan(polarization_fast(none))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -42,35 +63,3 @@ def test_milling_about_the_seam_of_a_wrap_around_world():
     assert min(x, 1000 - x) == pytest.approx(0.0, abs=1e-6)
     assert milling(wrapped, tangent, box) == pytest.approx(1.0)
     assert milling(wrapped, tangent) < 0.7  # without the box the seam tears it apart (0.57)
-
-
-def test_pinned_needs_both_contact_and_slowness():
-    touching = np.array([True, True, False])
-    speed = np.array([0.5, 5.0, 0.0])
-    assert pinned(touching, speed, np.full(3, 10.0)) == 1
-
-
-def test_nearest_distance_wraps():
-    box = np.array([100.0, 100.0])
-    assert nearest_distance(np.array([1.0, 50.0]), np.array([[99.0, 50.0], [50, 50]]), box) == 2.0
-    assert nearest_distance(np.zeros(2), np.zeros((0, 2))) is None
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_pin_tick_is_the_array_formula(seed):
-    """The compiled per-tick pin count gives the array formula's numbers bit for bit, over a
-    run of ticks with units starting, holding and ending pins."""
-    from rigidflock.model.flock_metrics import PIN_SLOW, pin_tick
-
-    rng = np.random.default_rng(seed)
-    n, dt = 50, 1 / 60
-    cruise = rng.uniform(5, 20, n)
-    run, ref = np.zeros(n), np.zeros(n)
-    for _ in range(40):
-        vel = rng.normal(0, 1.5, (n, 2))
-        touching = rng.integers(0, 3, n)
-        count, longest = pin_tick(vel, touching, cruise, run, dt)
-        pinned = (touching > 0) & (np.hypot(vel[:, 0], vel[:, 1]) < PIN_SLOW * cruise)
-        ref = np.where(pinned, ref + dt, 0.0)
-        assert count == pinned.sum() and np.array_equal(run, ref)
-        assert longest == (ref.max() if pinned.any() else 0.0)

@@ -1,6 +1,6 @@
-"""Units close behind one that backs out stop pushing it: compiled, one pass over the backers.
+"""The give-way rule: units close behind one that backs out stop pushing it (compiled, one pass).
 
-A unit backs out when pressed still against static geometry (``sim/unpin.py``) or, on an order,
+A unit backs out when pressed still against static geometry (:mod:`.unpin`) or, on an order,
 when it made no progress (``rts/progress.py``, ``start_backing``). Reversing at part throttle, it
 cannot move the unit pressed against its stern at full throttle: in ``hallway_one_way`` seed 54
 one lay nose-in at the end of a wall for 7 s while the unit behind it, turning, pushed it back in;
@@ -11,7 +11,7 @@ either side: the corridor of the rules' ``gap``, whichever way the backing unit 
 themselves keep theirs (a chain of them backs out together). Backing here: the unpin rule's
 back-out, and an order's stuck back-off while it lasts, even where the order then overrides that
 unit's throttle (a unit held at a door); a unit reversing out of a door under right of way
-(``rts/right_of_way.py``) does not count.
+(``rts/right_of_way.py``) does not count. It applies to every AI unit, after the unpin rule.
 
 Units: world units, radians, throttle in [-1, 1]. N: AI units.
 """
