@@ -170,16 +170,16 @@ def bare_steps(sim, ticks: int) -> float:
     """Seconds per bare pymunk step of ``sim``: its ``physics`` phase over ``ticks`` more ticks
     with nothing beside the step (no list built ahead; a decision beside the step made after it,
     in this thread), so the same bodies, forces and contacts as the timed ticks."""
-    threaded = sim._threaded
-    sim._threaded = False
-    sim._steerer.build_ahead = lambda: None  # this instance only
+    threaded = sim.threaded
+    sim.threaded = False
+    sim.steerer.build_ahead = lambda: None  # this instance only
     before = sim.timings["physics"]
     try:
         for _ in range(ticks):
             sim.step()
     finally:
-        sim._threaded = threaded
-        del sim._steerer.build_ahead
+        sim.threaded = threaded
+        del sim.steerer.build_ahead
     return (sim.timings["physics"] - before) / ticks
 
 
@@ -232,7 +232,7 @@ def bench_one(
         "run_ticks_per_second": ticks / total,
         "run_ratio": total / ticks / tick,
         "split": split,
-        "neighbour_rebuilds": sim._steerer.verlet.builds,
+        "neighbour_rebuilds": sim.steerer.verlet.builds,
         "peak_rss_bytes": peak,
         "bytes_per_unit": peak / sim.units.n,
     }

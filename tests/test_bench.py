@@ -65,7 +65,7 @@ from tests.conftest import ROOT
 def lines_per_tick(n, reaction, neighbours, ticks=5):
     sets = ("world.neighbour_ticks=" + neighbours,)
     sim = Simulation(bench_scene(n, reaction_ticks=reaction, overrides=sets))
-    sim._threaded = False  # a decision beside the step runs in this (traced) thread
+    sim.threaded = False  # a decision beside the step runs in this (traced) thread
     for _ in range(3):
         sim.step()
     count = 0

@@ -83,7 +83,7 @@ def main() -> int:
     sim = Simulation(bench_scene(n, reaction_ticks=0))
     for _ in range(30):
         sim.step()
-    steer, st, rules = sim._steerer, sim.state, sim.rules
+    steer, st, rules = sim.steerer, sim.state, sim.rules
     steer(st, rules)
     n_ai, n_all = sim.units.n_ai, sim.units.n
     radii_, search, grid = steer._geometry(rules)

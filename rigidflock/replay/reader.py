@@ -232,6 +232,12 @@ class ReplayReader:
         return self.header["start_tick"]
 
     @property
+    def data_start(self) -> int:
+        """The byte offset in the file where the chunks after the header begin (the header's
+        end)."""
+        return self._data_start
+
+    @property
     def ticks(self) -> int:
         """Readable ticks (states) in the file."""
         return sum(c.ticks for c in self.chunks)

@@ -60,6 +60,7 @@ from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_sce
 from rigidflock.scene.specs import LATE_NEIGHBOURS_FROM
 from rigidflock.scenes import resolve_scene
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
+from rigidflock.sim.inspection import Inspection
 from rigidflock.sim.measurables import Measurables, ReadOnlyViews, measurables_of
 
 __all__ = ["MODEL_VERSION", "Simulation"]
@@ -75,13 +76,14 @@ MODEL_VERSION = 20
 BESIDE_SWITCH = 1e-4
 
 
-class Simulation:
+class Simulation(Inspection):
     """A running scene. Attributes after :meth:`reset`: ``units`` (constants), ``state`` (the
     current snapshot), ``steering`` (the rules' output for it; with ``world.reaction_ticks = 1``
     for the snapshot before it, ``steering_state``; its arrays are reused, see the module's
     notes: ``steering.copy()`` to keep one), ``pairs_state`` (the snapshot its neighbour terms
     were found on), ``neighbour_ticks`` (the scene's, "auto" resolved for this run),
-    ``obstacles`` (M, 3), ``rules`` (the current switches), ``tick``."""
+    ``obstacles`` (M, 3), ``rules`` (the current switches), ``tick``; and the properties of
+    :class:`~rigidflock.sim.inspection.Inspection` (``steerer``, ``threaded``, ...)."""
 
     def __init__(
         self,
@@ -125,22 +127,7 @@ class Simulation:
         self._due_buildings: dict[int, list[BuildingSpec]] = defaultdict(list)
         for e in sc.events:
             self._due_buildings[e.tick].append(e.add_building)
-        free = self.orders.grid.is_roomy if sc.walls or sc.buildings else None
-        pos, angle = spawn(sc, self.units, self.obstacles, self.rng, free)
-        speed = self.units.cruise_speed
-        vel = speed[:, None] * np.stack([np.cos(angle), np.sin(angle)], axis=1)
-        self.world = World(
-            self.units,
-            pos,
-            angle,
-            vel,
-            self.obstacles,
-            sc.world.size,
-            sc.world.bounds,
-            sc.physics,
-            walls=[(w.start, w.end, w.thickness) for w in sc.walls],
-            buildings=[b.polygon for b in sc.buildings],
-        )
+        self.world = self._spawn_world()
         n = self.units.n
         skin = self.neighbour_skin
         if skin is None:
@@ -165,11 +152,12 @@ class Simulation:
         self.neighbour_ticks = late  # "auto" resolved
         self._lag = late == 1 and not self._beside
         # the background thread only when this process may use two: same results either way
-        self._threaded = (
+        self._may_thread = (
             (self._beside or self._lag)
             and nb.config.NUMBA_NUM_THREADS > 1
             and sc.world.substeps == 1
         )
+        self._threaded = self._may_thread  # the public ``threaded`` may turn it off
         self.state = State(0, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n), np.zeros(n))
         # the snapshot decided on (or whose neighbours were found) beside the step (the step goes
         # on reading into self.state)
@@ -188,6 +176,27 @@ class Simulation:
         self.player_command = (0.0, 0.0)
         self._analyse()
         return self.state
+
+    def _spawn_world(self) -> World:
+        """The units spawned (from the run's generator, clear of walls and buildings) at their
+        cruise speeds, and the pymunk world that holds them and the static geometry."""
+        sc = self.scene
+        free = self.orders.grid.is_roomy if sc.walls or sc.buildings else None
+        pos, angle = spawn(sc, self.units, self.obstacles, self.rng, free)
+        speed = self.units.cruise_speed
+        vel = speed[:, None] * np.stack([np.cos(angle), np.sin(angle)], axis=1)
+        return World(
+            self.units,
+            pos,
+            angle,
+            vel,
+            self.obstacles,
+            sc.world.size,
+            sc.world.bounds,
+            sc.physics,
+            walls=[(w.start, w.end, w.thickness) for w in sc.walls],
+            buildings=[b.polygon for b in sc.buildings],
+        )
 
     def measurables(self) -> Measurables:
         """What the measures read now (positions, headings, neighbour distances, contacts with

@@ -64,7 +64,7 @@ def test_truncation_at_any_offset_reads_a_prefix_or_fails_clearly(tmp_path, orig
     rng = np.random.default_rng(5)
     path.write_bytes(data)
     with ReplayReader(path) as r:
-        header_end = r._data_start
+        header_end = r.data_start
     offsets = sorted(set(range(0, 300)) | set(rng.integers(0, len(data), 150).tolist()))
     offsets += list(range(header_end - 5, header_end + 50))
     seen = {"error": 0, "prefix": 0}

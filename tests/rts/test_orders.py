@@ -152,7 +152,7 @@ def test_orders_through_commands_and_one_search_per_order(scene_from):
     assert not sim.steering.leader[:40].any()
     # and feel the world's walls 2 lengths ahead (navigation.wall_feeler), not 25: their
     # route keeps off them
-    _, _, wall_feeler = sim._keys()
+    _, _, wall_feeler = sim.orders.steering_keys()
     np.testing.assert_array_equal(wall_feeler[:40], 2.0 * sim.units.length[:40])
     assert np.isinf(wall_feeler[40:]).all()
 

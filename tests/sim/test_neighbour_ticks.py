@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from rigidflock import bundled_scene, load_scene
+from rigidflock.model import vehicle
 from rigidflock.model.steering.blend import Steerer
 from rigidflock.replay import ReplayReader, verify
 from rigidflock.scene import SceneError, parse_scene
@@ -41,14 +42,14 @@ def test_the_decision_reads_this_snapshot_and_the_neighbours_of_the_one_before(n
     scene = load_scene(bundled_scene(name))
     lag = Simulation(lagging(scene), seed=seed)
     now = Simulation(lagging(scene, 0), seed=seed)
-    fresh = Steerer(lag.units, lag._steerer.world, 0.0)
+    fresh = Steerer(lag.units, lag.steerer.world, 0.0)
     before = lag.state.copy()
     for tick in range(45):
         lag.step()
         now.step()
         assert lag.steering_state is lag.state
         # as after this tick's control, when the pairs were found
-        key, role, wall_feeler = lag._keys()
+        key, role, wall_feeler = lag.orders.steering_keys()
         ordered = name == "rts_doorway" and tick >= 30
         assert (key is not None) == ordered
         if ordered:  # under move orders: neighbours of the state decided on
@@ -75,8 +76,8 @@ def test_pairs_then_decide_on_one_snapshot_is_the_whole_decision():
     sim = Simulation(lagging(load_scene(bundled_scene("forest"))), seed=5)
     for _ in range(20):
         sim.step()
-    one = Steerer(sim.units, sim._steerer.world, 0.0)
-    two = Steerer(sim.units, sim._steerer.world, 0.0)
+    one = Steerer(sim.units, sim.steerer.world, 0.0)
+    two = Steerer(sim.units, sim.steerer.world, 0.0)
     whole = one(sim.state, sim.rules)
     two.pairs(sim.state, sim.rules)
     halves = two.decide(sim.state, sim.rules)
@@ -123,10 +124,10 @@ def test_finding_neighbours_in_the_background_thread_or_the_callers_gives_the_sa
     scene = lagging(load_scene(bundled_scene(name)), substeps=substeps)
     threaded = Simulation(scene, seed=4)
     inline = Simulation(scene, seed=4)
-    inline._threaded = False
+    inline.threaded = False
     if nb.config.NUMBA_NUM_THREADS < 2:
         pytest.skip("one numba thread: the pair pass always runs in the caller's thread")
-    assert threaded._threaded == (substeps is None)
+    assert threaded.threaded == (substeps is None)
     where.clear()
     a = trajectory(threaded, 150)
     # every pair pass beside a step ran on the background thread, none under move orders
@@ -145,16 +146,16 @@ def test_the_pair_pass_beside_the_step_runs_on_one_numba_thread(monkeypatch):
     import numba as nb
 
     sim = Simulation(lagging(load_scene(bundled_scene("forest"))), seed=1)
-    if not sim._threaded:
+    if not sim.threaded:
         pytest.skip("one numba thread: the pair pass runs in the caller's thread")
     seen = []
-    pairs = sim._steerer.pairs
+    pairs = sim.steerer.pairs
 
     def spy(*args, **kwargs):
         pairs(*args, **kwargs)
         seen.append((threading.current_thread().name, nb.get_num_threads()))
 
-    monkeypatch.setattr(sim._steerer, "pairs", spy)
+    monkeypatch.setattr(sim.steerer, "pairs", spy)
     for _ in range(20):
         sim.step()
     assert seen == [("rigidflock-background", 1)] * 20
@@ -166,11 +167,11 @@ def test_a_step_that_fails_beside_the_pair_pass_leaves_no_trace(monkeypatch):
     next step waits for that pass before it starts another (they share the steerer's
     buffers)."""
     sim = Simulation(lagging(load_scene(bundled_scene("forest"))), seed=1)
-    if not sim._threaded:
+    if not sim.threaded:
         pytest.skip("one numba thread: no pair pass beside the step")
     sim.step()
     switch = sys.getswitchinterval()
-    step, pairs = sim.world.step, sim._steerer.pairs
+    step, pairs = sim.world.step, sim.steerer.pairs
     calls = []
 
     def slow_pairs(*args, **kwargs):
@@ -183,17 +184,17 @@ def test_a_step_that_fails_beside_the_pair_pass_leaves_no_trace(monkeypatch):
             raise RuntimeError("pymunk failed")
         step(dt)
 
-    monkeypatch.setattr(sim._steerer, "pairs", slow_pairs)
+    monkeypatch.setattr(sim.steerer, "pairs", slow_pairs)
     monkeypatch.setattr(sim.world, "step", fail_once)
     in_force = sim.steering.copy()
     with pytest.raises(RuntimeError, match="pymunk failed"):
         sim.step()
     assert sys.getswitchinterval() == switch
-    assert sim.tick == 1 and not sim._pending.done.is_set()  # the pass is still under way
+    assert sim.tick == 1 and sim.background_running  # the pass is still under way
     for field in FIELDS:
         np.testing.assert_array_equal(getattr(sim.steering, field), getattr(in_force, field))
     sim.step()  # waits for it first
-    assert sim.tick == 2 and sim.pairs_state.tick == 1 and sim._pending is None
+    assert sim.tick == 2 and sim.pairs_state.tick == 1 and not sim.background_pending
 
 
 @pytest.mark.parametrize("threaded", [True, False])
@@ -201,8 +202,8 @@ def test_an_error_in_the_pair_pass_reaches_the_caller_and_the_run_goes_on(monkey
     """pymunk stepped before the error came: the state is read from it (the tick advances) and
     the next step decides afresh on it, as a fresh simulation's first tick would."""
     sim = Simulation(lagging(load_scene(bundled_scene("aidemo4"))), seed=1)
-    sim._threaded = sim._threaded and threaded
-    pairs = sim._steerer.pairs
+    sim.threaded = sim.threaded and threaded
+    pairs = sim.steerer.pairs
     failing = [True]
 
     def fail_once(*args, **kwargs):
@@ -210,24 +211,24 @@ def test_an_error_in_the_pair_pass_reaches_the_caller_and_the_run_goes_on(monkey
             raise MemoryError("no room for the pairs")
         pairs(*args, **kwargs)
 
-    monkeypatch.setattr(sim._steerer, "pairs", fail_once)
+    monkeypatch.setattr(sim.steerer, "pairs", fail_once)
     with pytest.raises(MemoryError, match="no room"):
         sim.step()
-    assert sim._pending is None and sim.tick == 1
+    assert not sim.background_pending and sim.tick == 1
     moved = sim.state.copy()
     sim.world.read(moved)
     sim.world.wrap(moved)
     np.testing.assert_array_equal(sim.state.pos, moved.pos)  # the state is pymunk's
-    fresh = Steerer(sim.units, sim._steerer.world, 0.0)
+    fresh = Steerer(sim.units, sim.steerer.world, 0.0)
     want = fresh(sim.state.copy(), sim.rules)  # tick 1 decided afresh: its own neighbours
-    physics = sim._physics
+    forces = vehicle.vehicle_forces_rows
     applied = []
 
-    def spy(st, throttle, fs):
-        applied.append(fs.copy())
-        return physics(st, throttle, fs)
+    def spy(angle, vel, omega, throttle, fs, *rest):
+        applied.append(fs.copy())  # the bow forces the tick applies
+        return forces(angle, vel, omega, throttle, fs, *rest)
 
-    monkeypatch.setattr(sim, "_physics", spy)
+    monkeypatch.setattr(vehicle, "vehicle_forces_rows", spy)
     sim.step()
     assert sim.tick == 2 and sim.pairs_state.tick == 1
     n_ai = sim.units.n_ai

@@ -26,7 +26,7 @@ def test_the_forces_act_on_the_decision_made_one_tick_before(name, seed):
     scene = load_scene(bundled_scene(name))
     late = Simulation(reacting(scene), seed=seed)
     now = Simulation(reacting(scene, 0), seed=seed)
-    fresh = Steerer(late.units, late._steerer.world, 0.0)
+    fresh = Steerer(late.units, late.steerer.world, 0.0)
     before = late.state.copy()
     for tick in range(30):
         late.step()
@@ -63,10 +63,10 @@ def test_deciding_in_the_background_thread_or_the_callers_gives_the_same_run(
     scene = reacting(load_scene(bundled_scene(name)), substeps=substeps)
     threaded = Simulation(scene, seed=4)
     inline = Simulation(scene, seed=4)
-    inline._threaded = False
+    inline.threaded = False
     if os.cpu_count() < 2:
         pytest.skip("one core: no second thread to decide in")
-    assert threaded._threaded == (substeps is None)
+    assert threaded.threaded == (substeps is None)
     where.clear()
     a = trajectory(threaded, 150)
     # every decision of the threaded run ran on the background thread (lists built ahead
@@ -87,7 +87,7 @@ def test_a_reacting_simulation_leaves_the_callers_numba_threads_alone():
 
     before = nb.get_num_threads()
     sim = Simulation(reacting(load_scene(bundled_scene("forest"))), seed=1)
-    sim._threaded = False  # the decisions run in this thread too
+    sim.threaded = False  # the decisions run in this thread too
     for _ in range(5):
         sim.step()
     assert nb.get_num_threads() == before
@@ -115,12 +115,12 @@ def test_a_step_that_fails_beside_a_decision_leaves_no_trace(monkeypatch):
     with pytest.raises(RuntimeError, match="pymunk failed"):
         sim.step()
     assert sys.getswitchinterval() == switch
-    assert sim.tick == 1 and sim._pending is not None  # left running, or done and not taken
+    assert sim.tick == 1 and sim.background_pending  # left running, or done and not taken
     # the decision left running wrote the other set of arrays, not the one in force
     for name in ("force", "heading", "leader", "gap"):
         np.testing.assert_array_equal(getattr(sim.steering, name), getattr(in_force, name))
     sim.step()
-    assert sim.tick == 2 and sim.steering_state.tick == 1 and sim._pending is None
+    assert sim.tick == 2 and sim.steering_state.tick == 1 and not sim.background_pending
     assert sys.getswitchinterval() == switch
 
 

@@ -116,7 +116,7 @@ def test_the_orders_side_on_rows_reach_the_unpin_pass(monkeypatch):
     sim._pressed[1], sim._unpin_until[1] = 0.4, sim.tick + 50  # backing out
     sim.step()
     np.testing.assert_array_equal(seen[-1][:4], [False, True, False, False])
-    assert sim._unpin_until[1] <= sim.tick and sim._pressed[1] == 0.0
+    assert sim.unpin_until[1] <= sim.tick and sim.pressed[1] == 0.0
 
 
 def test_the_rule_backs_out_for_its_seconds_at_its_throttle():

@@ -144,6 +144,12 @@ class Steerer:
         self._pair_radius = 0.0  # the search radius of the last pair pass
         self._pair_seconds = 0.0  # its time, when it ran on the thread policy's count
 
+    @property
+    def keep(self) -> int:
+        """How many decisions' output arrays are taken in turn (a decision returned holds until
+        ``keep`` more calls; 0: new arrays at every call)."""
+        return self._outputs.keep
+
     def _obstacle_grid_for(self, reach: float, feeler: float):
         """A static cell grid of obstacle centres with cells at least ``reach`` wide and its
         clear map for feelers up to ``feeler`` long (built once, again only if the feeler reach

@@ -78,6 +78,11 @@ class OutputSets:
         self._sets: list[Steering | None] = [None] * keep
         self._turn = 0
 
+    @property
+    def keep(self) -> int:
+        """How many sets are taken in turn (0: new arrays at every take)."""
+        return len(self._sets)
+
     def take(self, n: int, n_ai: int, empty_nn: np.ndarray) -> Steering:
         """The arrays the next decision fills for ``n`` units (``n_ai`` of them AI; with none,
         ``empty_nn`` is its ``nn``): new ones, or the next set in turn."""

@@ -49,6 +49,12 @@ class ThreadPolicy:
         self._stalls = 0  # stalled parallel ticks in a row, while running
         self._step = 0 if self.max_threads > 1 else -1  # position in the probe; -1: not probing
 
+    @property
+    def probe_kind(self) -> str | None:
+        """The :data:`PROBE` entry the next pass is timed on while a probe is under way ("1"
+        one thread, "N" all of them); None while not probing."""
+        return PROBE[self._step] if self._step >= 0 else None
+
     def begin(self) -> None:
         """Set numba's thread count for the pass about to run."""
         if self._step >= 0:

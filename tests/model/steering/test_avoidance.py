@@ -34,7 +34,7 @@ def feel(obstacle, angle=0.0, feeler=100.0, clearance=3.0, pos=(0.0, 0.0), box=N
 
 def steer(obstacles, angle=0.0, pos=(0.0, 0.0), feeler=100.0, walls=None):
     """One unit's avoidance: (signed feeler command, contact command or None, blocked lo, hi),
-    as ``blend._finish`` combines them (+ to port)."""
+    as ``reference.blend_terms`` combines them (+ to port)."""
     fwd, left = forward_left(np.array([angle]))
     p, fl, cl, touch = np.array([pos], float), np.array([feeler]), np.array([3.0]), [TOUCH]
     obs = np.array(obstacles, dtype=float).reshape(-1, 3)

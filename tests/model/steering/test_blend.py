@@ -49,7 +49,7 @@ def test_fast_steering_matches_the_reference(scene_from, bounds, view, reaction)
     text = SCENE.format(bounds=bounds, view=view)
     sim = Simulation(reacting(scene_from(text), reaction))
     if reaction == 0:
-        sim._steerer.threads = _TwoThreads()
+        sim.steerer.threads = _TwoThreads()
     world = World(sim.obstacles, sim.size, sim.box, bounds == "walls")
     # every third unit's feeler cut to 2 lengths for the world's walls (as for ordered units)
     short = np.where(np.arange(sim.units.n) % 3 == 0, 2.0 * sim.units.length, np.inf)
@@ -62,7 +62,7 @@ def test_fast_steering_matches_the_reference(scene_from, bounds, view, reaction)
             (dataclasses.replace(sim.rules, flocking=False), None),
             (sim.rules, short),
         ):
-            fast = sim._steerer(sim.state, rules, wall_feeler=wall_feeler)
+            fast = sim.steerer(sim.state, rules, wall_feeler=wall_feeler)
             ref = steer_reference(sim.state, sim.units, rules, world, wall_feeler)
             np.testing.assert_allclose(fast.force, ref.force, rtol=1e-9, atol=1e-9)
             np.testing.assert_array_equal(fast.leader, ref.leader)
@@ -82,7 +82,7 @@ def test_neighbour_reuse_is_bit_identical_to_fresh_searches(scene_from, bounds):
     reused = Simulation(sc, neighbour_skin=6.0)
     a, b = trajectory(fresh, 400), trajectory(reused, 400)
     assert np.array_equal(a, b)
-    assert reused._steerer.verlet.builds < fresh._steerer.verlet.builds / 3
+    assert reused.steerer.verlet.builds < fresh.steerer.verlet.builds / 3
 
 
 class _TwoThreads:
@@ -109,11 +109,11 @@ def test_lists_built_ahead_are_bit_identical_to_fresh_searches(scene_from, bound
     sc = reacting(scene_from(SCENE.format(bounds=bounds, view="wide")), 0)
     fresh = Simulation(sc, neighbour_skin=0.0)
     ahead = Simulation(sc, neighbour_skin=6.0)
-    ahead._steerer.threads = _TwoThreads()
-    ahead._steerer.verlet.ahead_from = 0.0  # however quick the build (100 units)
+    ahead.steerer.threads = _TwoThreads()
+    ahead.steerer.verlet.ahead_from = 0.0  # however quick the build (100 units)
     a, b = trajectory(fresh, 400), trajectory(ahead, 400)
     assert np.array_equal(a, b)
-    assert ahead._steerer.verlet.built_ahead >= 3
+    assert ahead.steerer.verlet.built_ahead >= 3
 
 
 def test_a_failing_build_ahead_leaves_the_tick_whole(scene_from, monkeypatch):
@@ -122,14 +122,14 @@ def test_a_failing_build_ahead_leaves_the_tick_whole(scene_from, monkeypatch):
     sc = reacting(scene_from(SCENE.format(bounds="walls", view="wide")), 0)
     fresh = Simulation(sc, neighbour_skin=0.0)
     ahead = Simulation(sc, neighbour_skin=6.0)
-    ahead._steerer.threads = _TwoThreads()
+    ahead.steerer.threads = _TwoThreads()
 
     def fail(*args):
         raise MemoryError
 
-    monkeypatch.setattr(ahead._steerer.verlet, "build_ahead", fail)
+    monkeypatch.setattr(ahead.steerer.verlet, "build_ahead", fail)
     assert np.array_equal(trajectory(fresh, 200), trajectory(ahead, 200))
-    assert ahead._steerer.verlet.built_ahead == 0
+    assert ahead.steerer.verlet.built_ahead == 0
 
 
 def test_flocking_pairs_come_by_unit_whichever_list_made_them(scene_from):
@@ -152,8 +152,8 @@ def test_output_sets_taken_in_turn_give_the_run_of_new_arrays(scene_from, bounds
     mask array is reused across neighbour rebuilds, grown when the candidates outgrow it)."""
     sc = reacting(scene_from(SCENE.format(bounds=bounds, view="wide")), reaction)
     kept, new = Simulation(sc), Simulation(sc)
-    new._steerer._outputs = OutputSets(0)  # keep=0 from here: new arrays at every call
-    assert len(kept._steerer._outputs._sets) == 2
+    new.steerer._outputs = OutputSets(0)  # keep=0 from here: new arrays at every call
+    assert kept.steerer.keep == 2
     counts = set()
     masks = []  # the mask arrays behind the kept decisions' pairs, each once
     for _ in range(300):
@@ -171,16 +171,16 @@ def test_output_sets_taken_in_turn_give_the_run_of_new_arrays(scene_from, bounds
             np.testing.assert_array_equal(a, b)
         counts.add(len(kept.steering.pair_source[1]))
     assert len(counts) > 3  # the candidate count changed at rebuilds: the mask was refilled
-    assert kept._steerer.verlet.builds > 3
+    assert kept.steerer.verlet.builds > 3
     # refilled in place at most rebuilds: new arrays only when the candidates outgrew one
-    assert len(masks) < kept._steerer.verlet.builds / 2
+    assert len(masks) < kept.steerer.verlet.builds / 2
 
 
 def test_a_kept_decision_holds_until_keep_more_calls(scene_from):
     """With ``keep=2`` a returned decision's arrays are not written by the next call (the
     simulation acts on one decision while the next is made), and the call after reuses them."""
     sim = Simulation(scene_from(SCENE.format(bounds="walls", view="wide")))
-    steer = Steerer(sim.units, sim._steerer.world, 6.0, keep=2)
+    steer = Steerer(sim.units, sim.steerer.world, 6.0, keep=2)
     first = steer(sim.state, sim.rules)
     want = first.copy()
     for _ in range(20):
@@ -191,7 +191,7 @@ def test_a_kept_decision_holds_until_keep_more_calls(scene_from):
     third = steer(sim.state, sim.rules)
     assert third.force is first.force
     np.testing.assert_array_equal(third.force, second.force)
-    fresh = Steerer(sim.units, sim._steerer.world, 6.0)  # keep=0: new arrays at every call
+    fresh = Steerer(sim.units, sim.steerer.world, 6.0)  # keep=0: new arrays at every call
     assert fresh(sim.state, sim.rules).force is not fresh(sim.state, sim.rules).force
 
 
@@ -251,7 +251,7 @@ def test_a_wall_feeler_cut_short_feels_only_a_near_wall(scene_from, reference):
         st.pos[:] = (150.0, y)
         if reference:
             return steer_reference(st, u, sim.rules, world, wall_feeler).force[0]
-        return sim._steerer(st, sim.rules, wall_feeler=wall_feeler).force[0]
+        return sim.steerer(st, sim.rules, wall_feeler=wall_feeler).force[0]
 
     assert force(30.0, None) != 0.0
     assert force(30.0, short) == 0.0

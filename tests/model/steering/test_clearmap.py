@@ -35,7 +35,7 @@ def test_no_obstacle_within_reach_of_a_clear_point(wrap):
 @pytest.mark.parametrize("bounds", ["wrap", "walls", "open"])
 def test_the_unit_pass_is_the_same_with_or_without_the_map(scene_from, bounds):
     sim = Simulation(scene_from(FOREST.format(view="limited", bounds=bounds, avoid="true")), seed=2)
-    steer = sim._steerer
+    steer = sim.steerer
     skipped = 0
     for tick in range(1, 601):
         sim.step()

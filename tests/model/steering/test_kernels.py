@@ -49,7 +49,7 @@ def test_kernels_agree_with_the_reference(scene_from, view, seed):
     world = World(sim.obstacles, sim.size, sim.box, bounds == "walls")
     for _ in range(60):
         sim.step()
-    fast = sim._steerer(sim.state, sim.rules)
+    fast = sim.steerer(sim.state, sim.rules)
     ref = steer_reference(sim.state, sim.units, sim.rules, world)
     np.testing.assert_allclose(fast.force, ref.force, rtol=1e-9, atol=1e-9)
     np.testing.assert_array_equal(fast.leader, ref.leader)
@@ -74,7 +74,7 @@ def test_kernels_agree_where_blocked_intervals_merge(scene_from, bounds):
         sim.step()
         if tick % 40:
             continue
-        fast = sim._steerer(sim.state, sim.rules)
+        fast = sim.steerer(sim.state, sim.rules)
         ref = steer_reference(sim.state, u, sim.rules, world)
         np.testing.assert_allclose(fast.force, ref.force, rtol=1e-9, atol=1e-9)
         np.testing.assert_array_equal(fast.felt, ref.felt)
@@ -112,7 +112,7 @@ def test_renumbered_rows_give_the_same_sums_bit_for_bit(scene_from, seed):
     sim = Simulation(scene_from(SCENE.format(seed=seed, bounds=bounds, view=view)))
     for _ in range(40):
         sim.step()
-    steerer, st, rules = sim._steerer, sim.state, sim.rules
+    steerer, st, rules = sim.steerer, sim.state, sim.rules
     steerer(st, rules)
     order = steerer._rows.unit
     assert not np.array_equal(order, np.arange(len(order)))  # renumbered indeed
@@ -188,7 +188,7 @@ def test_units_just_inside_and_outside_the_wall_reach_agree_with_the_reference(
     st.pos[:n] = np.stack([x, y], axis=1)
     st.angle[:n] = rng.uniform(-np.pi, np.pi, n)
     st.vel[:n] = rng.uniform(-8.0, 8.0, (n, 2))
-    fast = sim._steerer(st, sim.rules)
+    fast = sim.steerer(st, sim.rules)
     ref = steer_reference(st, u, sim.rules, world)
     np.testing.assert_allclose(fast.force, ref.force, rtol=1e-9, atol=1e-9)
     np.testing.assert_array_equal(fast.felt, ref.felt)

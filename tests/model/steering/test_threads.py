@@ -15,7 +15,7 @@ def run(policy, times, ticks):
     """Drive the policy: ``times[threads]`` is the pass time for each thread count."""
     for _ in range(ticks):
         policy.begin()
-        kind = PROBE[policy._step] if policy._step >= 0 else None
+        kind = policy.probe_kind
         n = 1 if kind == "1" else (policy.max_threads if kind == "N" else policy.threads)
         policy.end(times[n])
 
@@ -32,7 +32,7 @@ def test_keeps_one_thread_when_threads_stall():
     p = ThreadPolicy(max_threads=2)
     run(p, {1: 1e-3, 2: 20e-3}, 20)
     assert p.threads == 1
-    assert p._step == -1  # the probe stopped at the first stalled parallel tick
+    assert p.probe_kind is None  # the probe stopped at the first stalled parallel tick
 
 
 @two_threads
