@@ -45,7 +45,13 @@ def _directive(qualified: str, obj) -> str:
 
 
 def _short(value) -> str:
-    text = repr(value)
+    """The value as the page shows it: its repr, or its format for a ``struct.Struct`` (whose
+    repr names a memory address, different on every run)."""
+    text = (
+        f"struct.Struct({value.format!r})"
+        if hasattr(value, "format") and hasattr(value, "size")
+        else repr(value)
+    )
     return text if len(text) <= 80 else text[:77] + "..."
 
 
