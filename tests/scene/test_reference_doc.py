@@ -7,7 +7,7 @@ from tests.conftest import ROOT
 
 def test_docs_scenes_md_is_up_to_date():
     """Regenerate with: python docs/generate.py"""
-    assert (ROOT / "docs" / "scenes.md").read_text() == markdown()
+    assert (ROOT / "docs" / "reference" / "scene-keys.md").read_text() == markdown()
 
 
 def test_every_key_is_in_both_forms():
