@@ -85,8 +85,8 @@ def test_deep_nesting_and_long_keys_are_refused_with_a_short_line():
     assert "10,000,000 characters" in line and len(line) < 200
 
 
-# a small scene whose navigation grid (0.16-unit cells over its walls) needs gibibytes
-GRID = "[[groups]]\ncount = 3\n[[walls]]\nstart = [1, 1]\nend = [9, 9]\n[navigation]\ncell = 0.16"
+# a small scene whose navigation grid (0.25-unit cells over its walls) needs gibibytes (8.6 GiB)
+GRID = "[[groups]]\ncount = 3\n[[walls]]\nstart = [1, 1]\nend = [9, 9]\n[navigation]\ncell = 0.25"
 
 
 def test_memory_estimate_names_the_keys_and_a_budget_raises_it():
@@ -98,7 +98,7 @@ def test_memory_estimate_names_the_keys_and_a_budget_raises_it():
     (line,) = e.value.errors
     assert "GiB" in line and "navigation.cell" in line and "--memory-budget" in line
     assert check_budget(scene, budget=parse_size("16G")) > 4 << 30
-    huge = parse_scene(GRID.replace("cell = 0.16", "cell = 0.001"), "grid.toml")  # 175 TiB
+    huge = parse_scene(GRID.replace("cell = 0.25", "cell = 0.001"), "grid.toml")  # 524 TiB
     with pytest.raises(SceneError, match="this machine's memory"):
         check_budget(huge, budget=parse_size("1000T"))
 

@@ -1,10 +1,15 @@
 """Fuzzing with hypothesis, bounded for CI (a minute or two): any value at any key of a bundled
-scene, and any damage to a replay file, is answered by the contract's one error type or works.
-The longer run over 850 scenes and 300 damaged replays is tools/fuzz_scenes.py (README)."""
+scene (the scored scenarios included), and any damage to a replay file, is answered by the
+contract's one error type or works. Every numeric key of one scene of each kind at the ends of
+the floats (5e-324, 2.2250738585072014e-308, the largest float) and the values that make a
+derived size overflow (tools/fuzz_scenes.py's targeted cases) go through every pre-run check in
+full; a sample of those that pass also runs. The longer run through ``check`` and ``run`` is
+tools/fuzz_scenes.py (docs/validation/fuzzing.md)."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import tomllib
 from pathlib import Path
@@ -14,13 +19,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rigidflock.replay import ReplayError, ReplayReader, info, verify
+from rigidflock.runs.runner import RunFailed, run_scene
 from rigidflock.scene import SceneError, parse_scene
 from rigidflock.scene.budget import check_runs
 from rigidflock.scene.overrides import to_toml
-from tests.conftest import ROOT
+from tests.conftest import ROOT, load_tool
 
+FUZZ = load_tool("fuzz_scenes")
 SCENES = sorted((ROOT / "scenes").glob("*.toml"))
-BASE = {p.stem: tomllib.loads(p.read_text()) for p in SCENES}
+FILES = FUZZ.scene_files()  # the scenes and the scored scenarios
+BASE = {name: tomllib.loads(p.read_text()) for name, p in FILES.items()}
 
 
 def _paths(node, path=()):
@@ -34,10 +42,17 @@ def _paths(node, path=()):
             yield from _paths(v, (*path, i))
 
 
-PATHS = [(name, p) for name, data in BASE.items() for p in _paths(data)]
+# every key a scene writes, and every numeric key of the reference it can hold (written or not)
+PATHS = sorted(
+    {(name, p) for name, data in BASE.items() for p in _paths(data)}
+    | {(name, p) for name, data in BASE.items() for p, _ in FUZZ.numeric_sites(data)},
+    key=str,
+)
+EXTREMES = [*FUZZ.FLOAT_EXTREMES, -FUZZ.HUGE]
 
 numbers = st.one_of(
-    st.sampled_from([0, -1, 1e308, math.nan, math.inf, -math.inf, 10**12, 2**63, 10**400, 5e-324]),
+    st.sampled_from([0, -1, 1e308, math.nan, math.inf, -math.inf, 10**12, 2**63, 10**400]),
+    st.sampled_from(EXTREMES),
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=True, allow_infinity=True),
 )
@@ -52,14 +67,59 @@ values = st.recursive(
 
 def _mutated(name, path, value) -> str:
     data = tomllib.loads(to_toml(BASE[name]))
-    node = data
-    for p in path[:-1]:
-        node = node[p]
     if value is None:
-        del node[path[-1]]
+        node = data
+        for p in path[:-1]:
+            node = node.get(p, {}) if isinstance(node, dict) else node[p]
+        if isinstance(node, dict):
+            node.pop(path[-1], None)
+        else:
+            del node[path[-1]]
     else:
-        node[path[-1]] = value
+        FUZZ.put(data, path, value)
     return to_toml(data)
+
+
+def _one_line_errors(e: SceneError) -> None:
+    assert e.errors and all("\n" not in line and len(line) < 400 for line in e.errors)
+
+
+targeted = functools.cache(FUZZ.targeted)  # ~15 s to make: only when a test asks
+
+
+def test_every_numeric_key_at_the_ends_of_the_floats_is_a_scene_error_or_can_start():
+    """The targeted cases in full, through reading and every pre-run check: each numeric key of
+    a scene of each kind (wrap, walls, RTS with orders, buildings, scenario) at 5e-324,
+    2.2250738585072014e-308, the largest float and -5e-324 (and 2^63 and beyond for
+    integers), and the derived sizes pushed past int64 and the floats (route grids of 10^600
+    cells, rasters of unit lengths near 0, tables at their longest): a SceneError of one-line
+    errors, or a scene every check passes. navigation.cell = 1e-300 on rts_maze among them."""
+    kinds = set()
+    for kind, _name, text in targeted():
+        kinds.add(kind)
+        try:
+            check_runs(parse_scene(text, "fuzz.toml"))
+        except SceneError as e:
+            _one_line_errors(e)
+    assert kinds == {kind for kind, _ in FUZZ.TARGETS}
+    assert any(name == "rts_maze:navigation.cell=1e-300" for _, name, _ in targeted())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0))
+def test_a_targeted_scene_that_check_passes_runs(k):
+    """What check accepts, run runs: a sample of the targeted cases that pass every check runs
+    5 ticks (a run may fail in one line, RunFailed, never with another exception); not the
+    tables at their longest, which take minutes."""
+    cases = [c for c in targeted() if "1000" not in c[1]]
+    _kind, _name, text = cases[k % len(cases)]
+    try:
+        scene = parse_scene(text, "fuzz.toml")
+        check_runs(scene)
+    except SceneError:
+        return
+    with contextlib.suppress(RunFailed):
+        run_scene(scene, 5)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -73,7 +133,7 @@ def test_any_value_at_any_key_is_a_scene_error_or_a_scene_that_can_start(target,
         scene = parse_scene(text, "fuzz.toml")
         check_runs(scene)
     except SceneError as e:
-        assert e.errors and all("\n" not in line and len(line) < 400 for line in e.errors)
+        _one_line_errors(e)
 
 
 @settings(max_examples=200, deadline=None)
