@@ -75,13 +75,16 @@ def _summary(result, command_seconds: float | None = None, compile_seconds: floa
     for g in m.get("orders", []):
         if g["arrival_tick"] is not None:
             when = f"all at tick {g['arrival_tick']}"
+        elif g["route_length"] is None:
+            when = "no route reaches the goal (walled off)"
         else:
             done = g.get("route_done")
             along = f", {done:.0%} of the route" if done is not None else ""
             when = f"still moving{along} (run longer: --ticks)"
+        route = "none" if g["route_length"] is None else f"{g['route_length']:.0f}"
         lines.append(
             f"  order group {g['group']} (tick {g['tick']}): {g['arrived']}/{g['units']} on their "
-            f"slots, {when}; route {g['route_length']:.0f} at {g['speed']:.1f}/s, "
+            f"slots, {when}; route {route} at {g['speed']:.1f}/s, "
             f"{plural(g['reroutes'], 're-route')}"
         )
     return "\n".join(lines)

@@ -300,7 +300,8 @@ class Orders:
                 "units": len(g.members),
                 "arrived": int(g.arrived.sum()),
                 "arrival_tick": g.arrival_tick,
-                "route_length": float(g.route_length),
+                # None: no route reaches the goal (it is walled off)
+                "route_length": float(g.route_length) if np.isfinite(g.route_length) else None,
                 "speed": g.speed,
                 "reroutes": g.reroutes,
                 "backoffs": g.backoffs,

@@ -72,6 +72,8 @@ def route_done(sim, group) -> float:
     """How far along its route an order group is, 0..1: one less the mean distance its members
     still have to go (0 for those on their slots) over the route's length when ordered."""
     dist = group.field.dist[sim.orders.grid.cell_of(sim.state.pos[group.members])]
+    if not np.isfinite(group.route_length):
+        return 0.0  # no route reaches the goal: nothing of it is done
     left = np.where(group.arrived, 0.0, np.where(np.isfinite(dist), dist, group.route_length))
     if group.route_length <= 0:
         return 1.0
