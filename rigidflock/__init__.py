@@ -19,6 +19,7 @@ from rigidflock import kernel_cache
 
 kernel_cache.configure()  # before any kernel module is imported: numba places caches then
 
+from rigidflock.bundled import bundled_scene, resolve_scene, resolve_sweep  # noqa: E402
 from rigidflock.scene import (  # noqa: E402
     OrderSpec,
     Scene,
@@ -28,7 +29,6 @@ from rigidflock.scene import (  # noqa: E402
     parse_scene,
 )
 from rigidflock.scene.overrides import derive  # noqa: E402
-from rigidflock.scenes import bundled_scene, resolve_scene, resolve_sweep  # noqa: E402
 from rigidflock.sim import Command, CommandError, Simulation, StepEvents  # noqa: E402
 
 # Names whose modules are imported on first use: runs pull in the executors and the series

@@ -5,24 +5,24 @@ import re
 import pytest
 
 from rigidflock import Simulation, bundled_scene
+from rigidflock.bundled import bundled, bundled_names, resolve_scene, resolve_sweep
 from rigidflock.cli import main
-from rigidflock.scenes import bundled, bundled_names, resolve_scene, resolve_sweep
 from tests.conftest import ROOT
 
 
 def test_the_top_level_scenes_folder_is_the_package_one():
-    assert (ROOT / "scenes").resolve() == (ROOT / "rigidflock" / "scenes").resolve()
+    assert (ROOT / "scenes").resolve() == (ROOT / "rigidflock" / "bundled").resolve()
     assert {p.stem for p in (ROOT / "scenes").glob("*.toml")} == set(bundled_names())
 
 
 def test_package_data_declares_the_scenes():
-    """Every .toml under rigidflock/scenes (the bundled sweeps too) matches a package-data glob,
+    """Every .toml under rigidflock/bundled (the bundled sweeps too) matches a package-data glob,
     so a wheel carries it (the slow wheel test checks a real build)."""
     import tomllib
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    globs = data["tool"]["setuptools"]["package-data"]["rigidflock.scenes"]
-    folder = ROOT / "rigidflock" / "scenes"
+    globs = data["tool"]["setuptools"]["package-data"]["rigidflock.bundled"]
+    folder = ROOT / "rigidflock" / "bundled"
     files = sorted(folder.rglob("*.toml"))
     assert len(files) >= 12  # eleven scenes and the forest cohesion sweep
     for f in files:
@@ -54,7 +54,7 @@ def test_the_readmes_checkout_paths_work_anywhere(tmp_path, monkeypatch, capsys)
     ``scenes/sweeps/forest_cohesion.toml``); run from any other folder (an installed copy) they
     name the bundled files, and a sweep also goes by its name. A file of that path here wins."""
     monkeypatch.chdir(tmp_path)
-    folder = ROOT / "rigidflock" / "scenes"
+    folder = ROOT / "rigidflock" / "bundled"
     assert resolve_scene("scenes/forest.toml").resolve() == (folder / "forest.toml").resolve()
     scenario = resolve_scene("scenes/scenarios/wall_squeeze.toml").resolve()
     assert scenario == (folder / "scenarios" / "wall_squeeze.toml").resolve()
@@ -123,4 +123,4 @@ def test_the_wheel_holds_the_scenes(tmp_path):
     (wheel,) = tmp_path.glob("rigidflock-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     for stem in bundled_names():
-        assert f"rigidflock/scenes/{stem}.toml" in names
+        assert f"rigidflock/bundled/{stem}.toml" in names

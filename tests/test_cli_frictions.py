@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from rigidflock import __version__
+from rigidflock.bundled import KINDS, bundled, bundled_names, bundled_scene, find_bundled
 from rigidflock.cli import EXIT_OUTPUT_CLOSED, main
-from rigidflock.scenes import KINDS, bundled, bundled_names, bundled_scene, find_bundled
 from tests.conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from rigidflock import Simulation, load_scene
+from rigidflock.bundled import bundled_scene
 from rigidflock.model import background
-from rigidflock.scenes import bundled_scene
 from tests.conftest import reacting, trajectory
 
 

@@ -26,11 +26,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from rigidflock.bundled import scenario_path  # noqa: E402
 from rigidflock.cli.args import set_arg  # noqa: E402
 from rigidflock.model.measures.pins import pin_tick  # noqa: E402
 from rigidflock.runs.scenarios import scenario_scene  # noqa: E402
 from rigidflock.scene import SceneError  # noqa: E402
-from rigidflock.scenes import scenario_path  # noqa: E402
 from rigidflock.sim import Simulation  # noqa: E402
 
 

@@ -27,10 +27,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from rigidflock.bundled import scenario_path  # noqa: E402
 from rigidflock.cli.args import set_arg  # noqa: E402
 from rigidflock.runs.scenarios import scenario_scene  # noqa: E402
 from rigidflock.scene import SceneError  # noqa: E402
-from rigidflock.scenes import scenario_path  # noqa: E402
 from rigidflock.sim import Simulation  # noqa: E402
 
 COLUMNS = ("t", "unit", "x", "y", "heading", "speed", "touching", "throttle", "asked", "force",

@@ -13,7 +13,7 @@ import inspect
 PACKAGES = [
     ("rigidflock.sim", "The simulation: commands, events, the model version."),
     ("rigidflock.scene", "Scene files: the specs, the reader, generation, the key reference."),
-    ("rigidflock.scenes", "The bundled scenes, scenarios and sweeps."),
+    ("rigidflock.bundled", "The bundled scenes, scenarios and sweeps."),
     ("rigidflock.replay", "Replay files: recording, reading, verifying."),
     ("rigidflock.rts", "Move orders: groups and their control."),
     ("rigidflock.render", "Drawing and the viewer (pyglet; loaded on first use)."),

@@ -177,9 +177,9 @@ GENERATED = (
 
 
 def _scenario_scenes():
+    from rigidflock.bundled import scenario_path
     from rigidflock.runs import scenarios
     from rigidflock.scene import load_scene
-    from rigidflock.scenes import scenario_path
 
     out = {}
     for name in scenarios.NAMES:

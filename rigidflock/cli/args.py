@@ -147,7 +147,7 @@ def missing_hint(arg: str, kind: str) -> str:
     bundled file of ``kind`` (``"scene"``: a scene or scenario; ``"sweep"``): the command that
     takes ``arg`` when it is a bundled file of the other kind, the closest bundled name, or for a
     name (not a path elsewhere) where the names are listed; "" for nothing."""
-    from rigidflock.scenes import SCENE_KINDS, closest_name, find_bundled
+    from rigidflock.bundled import SCENE_KINDS, closest_name, find_bundled
 
     if kind == "scene":
         kinds, other, other_name, command = SCENE_KINDS, "sweep", "sweep", "sweep"
@@ -166,8 +166,8 @@ def missing_hint(arg: str, kind: str) -> str:
 def scene_path(arg: str, command: str = "run"):
     """The file of a scene argument: a path, else a bundled scene's or scenario's name
     (SceneError: neither, with a did-you-mean)."""
+    from rigidflock.bundled import is_missing, resolve_scene
     from rigidflock.scene import SceneError
-    from rigidflock.scenes import is_missing, resolve_scene
 
     if is_missing(arg):
         raise SceneError(

@@ -26,9 +26,9 @@ def _executor(args):
 
 
 def cmd_sweep(args) -> int:
+    from rigidflock.bundled import resolve_sweep
     from rigidflock.runs.sweep import failed, run_sweep
     from rigidflock.runs.sweep_spec import load_sweep
-    from rigidflock.scenes import resolve_sweep
 
     path = resolve_sweep(args.sweep)
     if not path.exists():

@@ -249,9 +249,9 @@ def _scenario_names(given: list[str]) -> tuple[str, ...]:
 
 def cmd_score(args) -> int:
     """``rigidflock score``: the scored scenario suite, its table, and its rows as JSON."""
+    from rigidflock.bundled import scenario_path
     from rigidflock.outputs import write_json
     from rigidflock.runs import scenarios
-    from rigidflock.scenes import scenario_path
 
     if args.json:
         check_writable(args.json, "--json")

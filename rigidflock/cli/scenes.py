@@ -7,9 +7,9 @@ import re
 import tomllib
 from pathlib import Path
 
+from rigidflock.bundled import KINDS, bundled, closest_name, find_bundled
 from rigidflock.cli.args import EXIT_OK, UsageError
 from rigidflock.outputs import OutputError, atomic_open
-from rigidflock.scenes import KINDS, bundled, closest_name, find_bundled
 
 # each kind's heading in the list: what it is and the command that takes it by name
 HEADINGS = {

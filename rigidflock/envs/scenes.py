@@ -1,10 +1,10 @@
-"""Where the environments find their default scene: the bundled scenes (rigidflock.scenes)."""
+"""Where the environments find their default scene: the bundled scenes (rigidflock.bundled)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from rigidflock.scenes import bundled_scene as _bundled
+from rigidflock.bundled import bundled_scene as _bundled
 
 DEFAULT_SCENE = "aidemo4"  # a player chased by two flocks (chasers and interceptors)
 

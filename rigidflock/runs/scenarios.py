@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
+from rigidflock.bundled import scenario_path
 from rigidflock.runs.collector import Collector
 from rigidflock.scene import load_scene
 from rigidflock.scene.overrides import apply_overrides, derive
-from rigidflock.scenes import scenario_path
 from rigidflock.sim import Simulation
 
 NAMES = (

@@ -46,6 +46,7 @@ from collections import defaultdict
 import numba as nb
 import numpy as np
 
+from rigidflock.bundled import resolve_scene
 from rigidflock.model import background, vehicle
 from rigidflock.model.player import PlayerControl
 from rigidflock.model.spawning import build_units, spawn
@@ -58,7 +59,6 @@ from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
 from rigidflock.scene.specs import LATE_NEIGHBOURS_FROM
-from rigidflock.scenes import resolve_scene
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
 from rigidflock.sim.inspection import Inspection
 from rigidflock.sim.measurables import Measurables, ReadOnlyViews, measurables_of

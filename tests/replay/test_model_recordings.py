@@ -37,7 +37,7 @@ def test_the_longer_recordings_ticks_reach_the_formation():
     # the 120-tick recordings end long before any unit is at its formation, where the order
     # alone steers: the scene recorded for longer has every unit on its slot within
     # the recorded ticks (it verifies above, so the recording holds the same states)
-    sim = Simulation(ROOT / "rigidflock" / "scenes" / "scenarios" / "doorway_one_way.toml", seed=1)
+    sim = Simulation(ROOT / "rigidflock" / "bundled" / "scenarios" / "doorway_one_way.toml", seed=1)
     for _ in range(FIXTURE_TICKS["doorway_one_way"]):
         sim.step()
     (g,) = sim.orders.groups.values()

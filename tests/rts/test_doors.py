@@ -5,10 +5,10 @@ end, the two-way doorway taking turns without a standoff."""
 import numpy as np
 import pytest
 
+from rigidflock.bundled import scenario_path
 from rigidflock.rts import doors as D
 from rigidflock.runs.scenarios import time_limit
 from rigidflock.scene import load_scene
-from rigidflock.scenes import scenario_path
 from rigidflock.sim import Simulation
 from tests.rts.test_right_of_way import door_grid, group
 

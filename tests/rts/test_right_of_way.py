@@ -5,11 +5,11 @@ door to clear; and end to end, the two-way doorway that jammed."""
 import numpy as np
 import pytest
 
+from rigidflock.bundled import scenario_path
 from rigidflock.rts import navigation
 from rigidflock.rts import right_of_way as R
 from rigidflock.rts.groups import Group
 from rigidflock.scene import load_scene
-from rigidflock.scenes import scenario_path
 from rigidflock.sim import Simulation
 
 L4 = 4.0  # unit length, world units (the scenarios' units: 4 long, 2 wide)

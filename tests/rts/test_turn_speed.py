@@ -7,11 +7,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from rigidflock.bundled import scenario_path
 from rigidflock.rts import turn_speed as T
 from rigidflock.rts.rules.body import Body
 from rigidflock.rts.rules.cruise import cruise_throttle, turn_limit
 from rigidflock.runs.scenarios import run_scenario
-from rigidflock.scenes import scenario_path
 
 
 def body_of_rows(pos, angle, vel) -> Body:

@@ -5,10 +5,10 @@ here on seeds 1-3; the longer ones and the bottleneck are marked slow."""
 import numpy as np
 import pytest
 
+from rigidflock.bundled import scenario_folder, scenario_path
 from rigidflock.cli import main
 from rigidflock.runs import scenarios
 from rigidflock.scene import load_scene
-from rigidflock.scenes import scenario_folder, scenario_path
 from rigidflock.sim import Simulation
 
 # under ~10 s each (one core); seeds 1-3 (spawn places and headings are drawn from the seed)

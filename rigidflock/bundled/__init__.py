@@ -1,7 +1,7 @@
 """The files that ship with rigidflock (``*.toml`` package data beside this module), and the one
 place a scene or sweep argument is turned into a file.
 
-Three kinds, each in its own folder: scenes (``rigidflock/scenes/*.toml``), the scored scenario
+Three kinds, each in its own folder: scenes (``rigidflock/bundled/*.toml``), the scored scenario
 suite's scenes (``scenarios/*.toml``, ``rigidflock score``) and sweeps
 (``sweeps/*.toml``, ``rigidflock sweep``). Every bundled file has a name (its file stem), unique
 across the three kinds, and :func:`find_bundled` is the one lookup by name: scenes and scenarios
