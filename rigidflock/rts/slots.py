@@ -62,15 +62,16 @@ def formation_slots(
     reach: float = 0.0,
 ) -> np.ndarray:
     """``count`` distinct slots (count, 2) around ``goal`` on a lattice of ``spacing`` aligned
-    with ``facing`` (the direction of travel): the reachable free lattice points nearest the
-    goal, so the formation is a compact block whose radius grows like sqrt(count). ``way``:
-    optional route (K, 2) the group comes by; lattice points on it are left free
-    (:func:`off_the_way`). Only points in sight of the goal (:func:`in_sight`), on a lattice
-    ``SQUEEZE``-d closer if there are not ``count`` of them; failing that, any. ``reach``
-    (world units, half the longest unit's length): the points that far from a slot along and
-    across the lattice have room too, so a unit standing on it does not touch a wall or the
-    world's edge (a slot in a cell beside the edge otherwise stood its unit pinned against it
-    for the rest of the run)."""
+        with ``facing`` (the direction of travel): the reachable free lattice points nearest the
+        goal, so the formation is a compact block whose radius grows like sqrt(count). ``way``:
+        optional route (K, 2) the group comes by; lattice points on it are left free
+        (:func:`off_the_way`). Only points in sight of the goal (:func:`in_sight`), on a lattice
+        ``SQUEEZE``-d closer if there are not ``count`` of them; failing that, any, and with fewer
+    free points than units, the points shared (the goal when none is free). ``reach``
+        (world units, half the longest unit's length): the points that far from a slot along and
+        across the lattice have room too, so a unit standing on it does not touch a wall or the
+        world's edge (a slot in a cell beside the edge otherwise stood its unit pinned against it
+        for the rest of the run)."""
     goal = np.asarray(goal, dtype=float)
     f, _ = _frame(np.asarray(facing, dtype=float))
     # in sight of the goal, closer where there is no room at ``spacing``; failing that, anywhere
@@ -78,7 +79,12 @@ def formation_slots(
         pts = _lattice(grid, field, goal, f, count, spacing * step, way, sight, reach)
         if len(pts) >= count:
             return pts[:count]
-    raise ValueError(f"only {len(pts)} free formation slots near the goal for {count} units")
+    # No room for every unit (units as long as the world is wide, a field of obstacles over the
+    # goal): the units past the free points share them, nearest first, and the goal itself
+    # serves when no point is free; they then crowd there, as units with no room would.
+    if len(pts) == 0:
+        pts = goal[None, :]
+    return pts[np.arange(count) % len(pts)]
 
 
 def in_sight(grid: Grid, goal: np.ndarray, pts: np.ndarray, spacing: float) -> np.ndarray:
