@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import struct
 
 PACKAGES = [
     ("rigidflock.sim", "The simulation: commands, events, the model version."),
@@ -47,11 +48,7 @@ def _directive(qualified: str, obj) -> str:
 def _short(value) -> str:
     """The value as the page shows it: its repr, or its format for a ``struct.Struct`` (whose
     repr names a memory address, different on every run)."""
-    text = (
-        f"struct.Struct({value.format!r})"
-        if hasattr(value, "format") and hasattr(value, "size")
-        else repr(value)
-    )
+    text = f"struct.Struct({value.format!r})" if isinstance(value, struct.Struct) else repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
