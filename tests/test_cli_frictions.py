@@ -201,10 +201,10 @@ def test_missing_extras_name_the_checkout_install(tmp_path, monkeypatch, capsys)
 def test_the_first_run_notice_gives_the_measured_time(monkeypatch, capsys):
     from rigidflock.runs import warmup
 
-    monkeypatch.setattr(warmup, "kernels_cold", lambda: True)
-    monkeypatch.setattr(warmup, "warm_up", lambda scene, ticks=2: 0.0)
+    monkeypatch.setattr(warmup, "kernels_cold", lambda scene=None: True)
+    monkeypatch.setattr(warmup, "warm_up", lambda scene, ticks=2, report=None: 0.0)
     assert main(["run", "aidemo4", "--ticks", "2"]) == 0
-    assert "(once; about 1-3 minutes, cached for later runs)" in capsys.readouterr().err
+    assert "(once, then cached; about a minute" in capsys.readouterr().err
 
 
 def test_replay_info_says_what_recorded_it_and_what_to_do(capsys):

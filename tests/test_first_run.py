@@ -10,26 +10,30 @@ from rigidflock.runs import warmup
 
 
 def test_kernels_cold_looks_for_numba_index_files(monkeypatch):
-    warmup.warm_up(Simulation("aidemo4").scene)  # compiled and cached now
+    warmup.warm_up(Simulation("rts_doorway").scene)  # every module compiled and cached now
     assert not warmup.kernels_cold()
+    assert not warmup.kernels_cold(Simulation("aidemo4").scene)
     monkeypatch.setattr(warmup, "KERNEL_MODULES", ("rigidflock.outputs",))  # never compiled
     assert warmup.kernels_cold()
 
 
 def test_a_cold_cache_is_announced_and_compiled_before_the_run(monkeypatch, capsys):
     calls = []
-    monkeypatch.setattr(warmup, "kernels_cold", lambda: True)
+    monkeypatch.setattr(warmup, "kernels_cold", lambda scene=None: True)
     real = warmup.warm_up
 
-    def spy(scene, ticks=2):
+    def spy(scene, ticks=2, report=None):
         calls.append(scene.name)
-        return real(scene, ticks)
+        return real(scene, ticks, report)
 
     monkeypatch.setattr(warmup, "warm_up", spy)
     assert main(["run", "aidemo4", "--ticks", "5"]) == 0
     out, err = capsys.readouterr()
     assert calls == ["AIDemo4"]
-    assert "compiling the simulation kernels" in err and err.count("\n") == 1
+    # not a terminal: the notice, then what it took (on a terminal a live line between them)
+    lines = err.splitlines()
+    assert "compiling the kernels this scene needs" in lines[0] and len(lines) == 2
+    assert re.fullmatch(r"rigidflock: \d+ kernels compiled in [\d.]+ s", lines[1])
     assert "5 ticks in" in out and "of it compiling kernels" in out and "the command" in out
 
 

@@ -95,16 +95,31 @@ def compile_kernels(scene, quiet: bool) -> float:
     (before any progress bar or clock starts); returns the seconds it took (0: cached)."""
     from rigidflock.runs.warmup import kernels_cold, warm_up
 
-    if not kernels_cold():
+    if not kernels_cold(scene):
         return 0.0
-    if not quiet:
-        print(
-            "rigidflock: first run: compiling the simulation kernels (once; about 1-3 minutes, "
-            "cached for later runs) ...",
-            file=sys.stderr,
-            flush=True,
-        )
-    return warm_up(scene)
+    if quiet:
+        return warm_up(scene)
+    print(
+        "rigidflock: compiling the kernels this scene needs (once, then cached; about a minute "
+        "for a small world, more for a large one) ...",
+        file=sys.stderr,
+        flush=True,
+    )
+    live = sys.stderr.isatty()
+    compiled = [0]
+
+    def report(e) -> None:
+        compiled[0] = e.compiled
+        if live:  # one line, rewritten in place: what compiles now and how far it is
+            what = "compiled" if e.done else "compiling"
+            line = f"  {e.compiled} kernels compiled, {e.seconds:.0f} s; {what} {e.kernel}"
+            print(f"\r\x1b[K{line[:100]}", end="", file=sys.stderr, flush=True)
+
+    seconds = warm_up(scene, report=report)
+    end = "\r\x1b[K" if live else ""
+    print(f"{end}rigidflock: {compiled[0]} kernels compiled in {seconds:.1f} s", file=sys.stderr,
+          flush=True)  # fmt: skip
+    return seconds
 
 
 def cmd_run(args) -> int:

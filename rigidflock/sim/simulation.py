@@ -83,13 +83,20 @@ class Simulation(Inspection):
     notes: ``steering.copy()`` to keep one), ``pairs_state`` (the snapshot its neighbour terms
     were found on), ``neighbour_ticks`` (the scene's, "auto" resolved for this run),
     ``obstacles`` (M, 3), ``rules`` (the current switches), ``tick``; and the properties of
-    :class:`~rigidflock.sim.inspection.Inspection` (``steerer``, ``threaded``, ...)."""
+    :class:`~rigidflock.sim.inspection.Inspection` (``steerer``, ``threaded``, ...).
+
+    ``neighbour_skin`` and ``parallel`` are speed choices that change no result: the neighbour
+    list's reuse margin (world units), and the steering's kernels, the parallel ones (True) or
+    their one-thread twins, which compile several times faster (False; None, the default: by
+    the world's size, parallel from ``rigidflock.model.steering.blend.PARALLEL_FROM`` AI
+    units)."""
 
     def __init__(
         self,
         scene: Scene | str | os.PathLike,
         seed: int | None = None,
         neighbour_skin: float | None = None,
+        parallel: bool | None = None,
     ):
         # a path (or a bundled scene's name) is read like `rigidflock run` reads it (SceneError
         # for a bad file)
@@ -97,6 +104,9 @@ class Simulation(Inspection):
         self.seed = self.scene.seed if seed is None else int(seed)
         # Neighbour reuse margin (world units); results do not depend on it, only speed does.
         self.neighbour_skin = neighbour_skin
+        # the steering's kernels: parallel or their one-thread twins (None: by the world's size,
+        # blend.PARALLEL_FROM); a speed choice, the same bits either way
+        self.parallel = parallel
         self._pending: background.Job | None = None  # a decision handed to the thread
         # the roles and wall feelers of the neighbour terms found beside the step (found there
         # only while no unit is ordered: both None)
@@ -144,6 +154,7 @@ class Simulation(Inspection):
             self.timings,
             max_threads=1 if self._beside else None,
             keep=2,  # a decision held stays whole through a step that decides once
+            parallel=self.parallel,
         )
         # neighbours found beside the step on the snapshot before (the rest decided on this one)
         late = sc.world.neighbour_ticks

@@ -46,6 +46,19 @@ from rigidflock.model.steering.neighbours import VerletPairs
 from rigidflock.model.steering.threads import ThreadPolicy
 from rigidflock.model.steering.view import VIEW_CODES
 
+# AI units from which the passes are the parallel kernels, run on the thread count the policy
+# chooses; below, their one-thread twins (:mod:`.serial`), which compile several times faster
+# and give the same bits. Under this size the passes take well under a millisecond on one
+# thread, and a second thread's wake-up and a busy core ate what it saved.
+PARALLEL_FROM = 2000
+
+
+def uses_parallel(n_ai: int, max_threads: int | None = None) -> bool:
+    """Whether a steerer of ``n_ai`` AI units allowed ``max_threads`` numba threads (None: as
+    many as numba is configured for) runs the parallel kernels rather than their twins."""
+    threads = nb.config.NUMBA_NUM_THREADS if max_threads is None else max_threads
+    return n_ai >= PARALLEL_FROM and threads > 1
+
 
 @dataclass(frozen=True)
 class World:
@@ -78,10 +91,13 @@ class Steerer:
 
     ``skin``: extra radius of the candidate list in world units (0 searches afresh every tick;
     results are identical either way). ``max_threads``: the most numba threads its passes use
-    (default all; the thread count changes no result). ``keep``: 0 (default), each call returns
-    new arrays; k > 0, the calls take turns over k sets of arrays made once, so a returned
-    :class:`Steering` holds until k more calls (the simulation keeps 2: a decision a caller
-    holds stays whole through a step that decides once; why: :mod:`.decision`).
+    (default all; the thread count changes no result). ``parallel``: the passes' kernels, the
+    parallel ones (True) or their one-thread twins (False); None (default): parallel from
+    :data:`PARALLEL_FROM` AI units, when more than one thread is allowed (the same bits either
+    way). ``keep``: 0 (default), each call returns new arrays; k > 0, the calls take turns
+    over k sets of arrays made once, so a returned :class:`Steering` holds until k more calls
+    (the simulation keeps 2: a decision a caller holds stays whole through a step that
+    decides once; why: :mod:`.decision`).
     """
 
     def __init__(
@@ -92,14 +108,25 @@ class Steerer:
         timings: dict | None = None,
         max_threads: int | None = None,
         keep: int = 0,
+        parallel: bool | None = None,
     ):
         self.units, self.world = units, world
         self._outputs = OutputSets(keep)
         # seconds accumulated under "neighbours" and "rules"
         self.timings = timings if timings is not None else defaultdict(float)
         self.verlet = VerletPairs(skin)
-        self.threads = ThreadPolicy(max_threads)  # 1 thread or all: whichever runs faster
         n_ai = units.n_ai
+        if parallel is None:
+            parallel = uses_parallel(n_ai, max_threads)
+        self.parallel = bool(parallel)
+        # 1 thread or all: whichever runs faster (a small world: one thread, the plain kernels)
+        self.threads = ThreadPolicy(max_threads if self.parallel else 1)
+        if self.parallel:
+            self._gather, self._pairs = kernels.gather_rows, kernels.pair_pass
+            self._units_pass = unit_kernel.unit_pass
+        else:
+            self._gather, self._pairs = kernels.gather_rows_serial, kernels.pair_pass_serial
+            self._units_pass = unit_kernel.unit_pass_serial
         # The pair pass's results per unit, side by side in one record per unit (views of two
         # arrays): the pass visits units in cell order, so its writes scatter; together they
         # touch 2-3 cache lines per unit, not 8 (at 100,000 units those misses were about half
@@ -219,13 +246,12 @@ class Steerer:
             per_unit = tuple(np.ascontiguousarray(a[order]) for a in (*radii_, self.units.length))
             cached = self._row_rules = (rules, self._rows_built, per_unit)
         view_r, sep_r, lead_r, length = cached[2]
-        kernels.gather_rows(order, bodies, family, self._row_bodies, self._row_family)
+        self._gather(order, bodies, family, self._row_bodies, self._row_family)
         pair_rules = kernels.PairRules(
             self._row_family, view_r, sep_r, lead_r, length, search, VIEW_CODES[rules.view],
             rules.back_view_angle_factor, rules.front_view_angle_factor,
         )  # fmt: skip
-        kernels.pair_pass(self._rows, self._row_bodies, pair_rules, self._box, self._sums(),
-                          self.trig)  # fmt: skip
+        self._pairs(self._rows, self._row_bodies, pair_rules, self._box, self._sums(), self.trig)
 
     def _unit_bundles(
         self, rules, roles, wall_feeler
@@ -332,7 +358,7 @@ class Steerer:
             out.nn_radius = self._pair_radius
         np.copyto(out.gap, self._gap)
         unit_rules, weights = self._unit_bundles(rules, roles, wall_feeler)
-        unit_kernel.unit_pass(
+        self._units_pass(
             kernels.Bodies(pos, vel, st.angle), self._sums(), unit_rules, weights, grid,
             self._box, unit_kernel.UnitOut(out.force, out.heading, out.leader,
             out.feeler_end, out.target, out.felt), self._scratch, self.trig,

@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from rigidflock.model.steering.serial import serial_twin
 from rigidflock.model.steering.view import in_narrow_cone, seen
 from rigidflock.model.torus import min_image_2d
 
@@ -208,3 +209,8 @@ def pair_pass(rows, bodies, rules, box, out, trig):
         trig[u, 0] = ca
         trig[u, 1] = sa
         trig[u, 2] = angle[a]
+
+
+# one-thread twins, for worlds too small to use a second thread (see ``serial``)
+gather_rows_serial = serial_twin(gather_rows)
+pair_pass_serial = serial_twin(pair_pass)

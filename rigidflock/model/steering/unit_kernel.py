@@ -41,6 +41,7 @@ from rigidflock.model.steering.cells import cell_offsets
 from rigidflock.model.steering.clearmap import ClearMap, is_clear
 from rigidflock.model.steering.flocking import ATAN_POLY
 from rigidflock.model.steering.kernels import _side
+from rigidflock.model.steering.serial import serial_twin
 from rigidflock.model.torus import min_image_2d
 
 
@@ -319,3 +320,7 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
                     cmd = CONTACT_GAIN * min(max((end - bow) / math.pi, -1.0), 1.0)
                     fs = w_avoid * S * cmd
         force[u] = fs
+
+
+# the one-thread twin, for worlds too small to use a second thread (see ``serial``)
+unit_pass_serial = serial_twin(unit_pass)
