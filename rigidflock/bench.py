@@ -37,7 +37,6 @@ from rigidflock.heap import fix_mmap_threshold
 from rigidflock.scene import Scene, parse_scene
 from rigidflock.scene.overrides import apply_overrides
 
-DEFAULT_SIZES = (1000, 10000, 100000)
 PHASES = ("read", "neighbours", "rules", "forces", "write", "physics", "wait")
 COLUMN = {"physics": "step"}  # the table's name for the step timed in the tick
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 ROLE_NONE, ROLE_CHASE, ROLE_INTERCEPT, ROLE_PLAYER = 0, 1, 2, 3
-ROLE_NAMES = ("none", "chase", "intercept", "player")
 PLAYER_FAMILY = "player"
 
 

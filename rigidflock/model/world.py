@@ -223,13 +223,6 @@ class World:
         self._out.set_float_buf(self._force_buf.reshape(-1))
         pb.set_space_bodies(self.space, _FORCES, self._out)
 
-    def apply(self, force: np.ndarray, torque: np.ndarray) -> None:
-        """Set every unit's force (N, 2) and torque (N,) in one batch write."""
-        buf, rows = self.force_buffer()
-        buf[rows, 0:2] = force
-        buf[rows, 2] = torque
-        self.write_forces()
-
     def step(self, dt: float) -> None:
         self.space.step(dt)
 

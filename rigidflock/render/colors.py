@@ -119,8 +119,3 @@ def legend_entries(
     steers = ROLE_PLAYER in roles.values()
     entries.append((LEADER, "leader (steers at the player)" if steers else "leader"))
     return entries
-
-
-def as_rgba(color, n: int) -> np.ndarray:
-    """One colour repeated ``n`` times, (n, 4) uint8."""
-    return np.broadcast_to(np.asarray(color, np.uint8), (n, 4))

@@ -144,10 +144,6 @@ class Recorder:
             "player_command": np.zeros((c, 2)),
         }
 
-    @property
-    def ticks_recorded(self) -> int:
-        return self.ticks
-
     def _write(self, data: bytes) -> None:
         self._fh.write(data)
         self._fh.flush()

@@ -163,11 +163,6 @@ def run_many(
     return out
 
 
-def run_suite(names=NAMES, progress=None, seed: int | None = None) -> list[dict]:
-    """Every scenario of ``names`` in turn; ``progress``: optional callable(result)."""
-    return run_many([(name, seed) for name in names], progress)
-
-
 def format_table(results: list[dict], seeds: bool = False) -> str:
     """The suite's results as printed by ``rigidflock score``; ``seeds``: with a
     column of the seed each row ran (``--seeds``)."""

@@ -40,20 +40,11 @@ def check(r):
     assert r["longest_pin_seconds"] <= 5.0, r
 
 
-# measured failing: expected to fail until fixed, strict so a fix shows (none at the moment;
-# without the right of way, rts/right_of_way.py, doorway_two_way jams in the door on seed 3)
-KNOWN: dict[tuple[str, int], str] = {}
 # the two-way door also on seeds 4-16: which group gets there first, and how askew, depends on
 # the seed, and the right of way has to hold for either (its margins are thin: seed 9 was once
 # lost by a change that seeds 1-8 passed)
 MORE_SEEDS = {"doorway_two_way": tuple(range(4, 17))}
-CASES = [
-    pytest.param(name, seed, marks=pytest.mark.xfail(strict=True, reason=KNOWN[name, seed]))
-    if (name, seed) in KNOWN
-    else (name, seed)
-    for name in FAST
-    for seed in SEEDS + MORE_SEEDS.get(name, ())
-]
+CASES = [(name, seed) for name in FAST for seed in SEEDS + MORE_SEEDS.get(name, ())]
 
 
 @pytest.mark.parametrize(("name", "seed"), CASES)

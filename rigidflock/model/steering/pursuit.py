@@ -32,15 +32,14 @@ def front_counts(
 
 
 def intercept_point(
-    pos: np.ndarray,
     vel: np.ndarray,
-    target_pos: np.ndarray,
     target_vel: np.ndarray,
     offset: np.ndarray,
     min_closing: float = 1e-6,
 ) -> np.ndarray:
     """Where each pursuer aims: p_target + v_target * t, t = |Sr| / |Vr| (AIDemo4).
 
+    ``vel``: (N, 2) the pursuers' velocities, ``target_vel`` (2,) the target's, world units/s;
     ``offset``: (N, 2) Sr = p_target - p_i (already folded across wrap edges). With no closing
     speed (|Vr| <= ``min_closing``) t = 0: aim at the target itself. Returns (N, 2) aim points
     relative to the pursuer (the vector to steer along).

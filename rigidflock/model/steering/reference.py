@@ -52,7 +52,7 @@ def blend_terms(
         aim = offset.copy()
         if intercept.any():
             aim[intercept] = pursuit.intercept_point(
-                st.pos[intercept], st.vel[intercept], st.pos[-1], st.vel[-1], offset[intercept]
+                st.vel[intercept], st.vel[-1], offset[intercept]
             )
         steering_leader = leader & ((units.role == ROLE_CHASE) | intercept)
         force += np.where(steering_leader, w.chase * S * pursuit.steer_toward(aim, left), 0.0)

@@ -24,8 +24,6 @@ def test_intercept_leads_a_crossing_target():
     # target at (100, 0) moving +y at 10; pursuer at rest at the origin: t = 100 / 10 = 10 s
     aim = intercept_point(
         np.zeros((1, 2)),
-        np.zeros((1, 2)),
-        np.array([100.0, 0.0]),
         np.array([0.0, 10.0]),
         np.array([[100.0, 0.0]]),
     )
@@ -34,7 +32,7 @@ def test_intercept_leads_a_crossing_target():
 
 def test_intercept_without_closing_speed_aims_at_the_target():
     v = np.array([[3.0, 4.0]])
-    aim = intercept_point(np.zeros((1, 2)), v, np.array([50.0, 0.0]), v[0], np.array([[50.0, 0.0]]))
+    aim = intercept_point(v, v[0], np.array([[50.0, 0.0]]))
     np.testing.assert_allclose(aim, [[50.0, 0.0]])
     assert np.isfinite(aim).all()
 
