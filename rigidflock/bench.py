@@ -14,8 +14,8 @@ alone): build, ``warmup`` ticks, then ``ticks`` timed ticks. Reported per size:
   steering may run beside it on the other core, sharing the memory bus.)
 - ``split``: seconds per tick of each phase, plus ``metrics`` (the run summary's per-tick
   measurements, which ``run`` adds on top of the tick); with ``reaction_ticks`` 1 the
-  ``neighbours`` and ``rules`` phases run beside ``physics``, with ``neighbour_ticks`` 1 (by
-  default from 2,000 AI units) ``neighbours`` and the pair pass's share of ``rules`` do, and
+  ``neighbours`` and ``rules`` phases run beside ``physics``, with ``neighbour_ticks`` 1 (``--set
+  world.neighbour_ticks=1``) ``neighbours`` and the pair pass's share of ``rules`` do, and
   ``wait`` is the time the tick waited for them after the step;
 - ``run_tick_seconds`` and ``run_ratio``: what ``rigidflock run`` pays per tick (the tick, the
   state check and the run metrics, as :func:`rigidflock.runs.runner.run_scene` does them), and

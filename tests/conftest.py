@@ -52,3 +52,31 @@ def reacting(scene, ticks: int = 1, substeps: int | None = None):
     if substeps is not None:
         changes["world.substeps"] = substeps
     return derive(scene, changes)
+
+
+def pytest_configure(config):
+    """With several test workers (pytest-xdist), compile the kernels once, before the workers
+    start (``tests/warm_kernels.py``, its two halves side by side): else every worker compiles
+    the same ones at once. A failure here is only reported: the tests compile what is missing."""
+    workers = getattr(config.option, "numprocesses", None)
+    if hasattr(config, "workerinput") or not workers or config.option.collectonly:
+        return
+    import subprocess
+    import time
+
+    from rigidflock.runs.warmup import kernels_cold
+
+    if not kernels_cold():
+        return
+    t0 = time.perf_counter()
+    script = str(ROOT / "tests" / "warm_kernels.py")
+    procs = [
+        subprocess.Popen([sys.executable, script, part], stderr=subprocess.PIPE, text=True)
+        for part in ("0", "1")
+    ]
+    failed = [p.communicate()[1][-500:] for p in procs if p.wait() != 0]
+    took = time.perf_counter() - t0
+    note = f"kernels compiled before the workers started: {took:.0f} s"
+    if failed:
+        note += f" (a warm-up failed; the tests compile what is missing): {failed[0]}"
+    print(note, file=sys.stderr, flush=True)

@@ -157,8 +157,7 @@ def test_bench_bad_option_is_one_line_and_exit_2(capsys, args):
 
 def test_bench_set_changes_the_timed_worlds(tmp_path, capsys):
     """``--set`` reaches the timed worlds (each in its own process) and is recorded in the
-    rows; ``world.neighbour_ticks = "auto"`` resolves by the unit count (a tick early from
-    2,000 AI units)."""
+    rows; ``world.neighbour_ticks = "auto"`` follows ``world.reaction_ticks``."""
     import json
 
     from rigidflock.cli import main

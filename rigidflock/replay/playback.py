@@ -8,10 +8,10 @@ the same code as a live one. The steering overlays (feelers, neighbour links, ai
 force) are recomputed from the stored state by the steering rules; no physics runs. For compact
 files that state is the fixed-point one, so those overlays can differ from the live run's in the
 last digits; with ``world.reaction_ticks = 1`` the live viewer draws the decision made on the
-tick before, a replay the one on the tick shown, and with ``world.neighbour_ticks = 1`` (by
-default from 2,000 AI units) the live viewer's neighbour links and bow forces come from the
-neighbours found on the tick before, a replay's from those on the tick shown (the leaders drawn
-are the stored flags). numpy only: no pyglet here.
+tick before, a replay the one on the tick shown, and with ``world.neighbour_ticks = 1`` the
+live viewer's neighbour links and bow forces come from the neighbours found on the tick
+before, a replay's from those on the tick shown (the leaders drawn are the stored flags).
+numpy only: no pyglet here.
 
 The static world is the scene's: walls, and the buildings standing at a tick, those of the scene
 plus those its ``[[events]]`` and the recorded commands (``add_buildings``) placed on earlier

@@ -10,7 +10,7 @@ series' columns and writes and reads its files.
 Timing: the figures from the steering are of the snapshot it decided on (polarization, leaders)
 or found neighbours on (nearest neighbours, the minimum separation): with
 ``world.reaction_ticks = 1`` both the one before the state, with ``world.neighbour_ticks = 1``
-(by default from 2,000 AI units) the neighbours' (ticks 0 to T - 1 of a T-tick run, not 1 to T;
+the neighbours' (ticks 0 to T - 1 of a T-tick run, not 1 to T;
 a series row's ``nn_mean`` then is of the tick before its ``tick``); contacts, pins, flocks,
 milling and arrivals are of the state. In use::
 

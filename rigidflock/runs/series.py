@@ -18,7 +18,7 @@ about 1/K of those per tick. This module names the columns and writes and reads 
 
 With ``world.reaction_ticks = 1`` the columns from the steering (``polarization``, ``nn_mean``,
 ``min_separation``, ``leaders``) are those of the snapshot it decided on, one tick before the
-row's ``tick``; with ``world.neighbour_ticks = 1`` (by default from 2,000 AI units) ``nn_mean`` and
+row's ``tick``; with ``world.neighbour_ticks = 1`` ``nn_mean`` and
 ``min_separation`` are of the snapshot its neighbours were found on, one tick before the row's
 (as in the run summary). Tick 0 (the spawned state) is the first row. Rows are
 plain dicts (records): ``pandas.DataFrame(rows)`` loads them directly, or see

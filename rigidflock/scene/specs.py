@@ -45,10 +45,6 @@ def _positive_size(size: Vec2) -> str | None:
     return None
 
 
-# AI units from which ``world.neighbour_ticks = "auto"`` finds neighbours a tick early: set by
-# behaviour, not speed. Every bundled scene and scored scenario is smaller and finds them on the
-# snapshot decided on: a tick early, the two-way doorway missed its limit on 1 or 2 of 24 seeds
-LATE_NEIGHBOURS_FROM = 2_000
 MIN_DT = 1e-4  # seconds: a smaller tick never gets anywhere (and a replay chunk holds 1 s of them)
 
 
@@ -89,7 +85,8 @@ class WorldSpec:
         "old, during the physics step on a second core when there is one, while headings, "
         "obstacles, walls and the chase read the snapshot the rules decide on (only while no "
         "group is under move orders); 0 finds them on the snapshot decided on; "
-        f'"auto": 1 from {LATE_NEIGHBOURS_FROM:,} AI units, else reaction_ticks',
+        '"auto": as reaction_ticks (the same model at any world size; 1 is the faster choice '
+        "for large crowds)",
     )
 
 

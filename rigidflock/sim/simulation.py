@@ -10,10 +10,11 @@ through the next step when that step decides once, and is written over by the de
 (a step decides twice when it switches rules, gives orders or adds buildings with
 ``world.reaction_ticks = 0``). Keep ``steering.copy()`` of one you need later.
 
-With ``world.neighbour_ticks = 1`` (by default, "auto", with 2,000 AI units or more:
-``LATE_NEIGHBOURS_FROM``) and no move order under way, the pair pass, which finds each unit's
-neighbours and sums the flocking terms, runs beside the physics step on the snapshot it starts
-from (in the background thread, one numba thread), and the decision after the step reads those
+With ``world.neighbour_ticks = 1`` (the faster choice for large crowds; by default, "auto",
+it follows ``world.reaction_ticks``) and no move order under way, the pair pass, which finds
+each unit's neighbours and sums the flocking terms, runs beside the physics step on the
+snapshot it starts from (in the background thread, one numba thread), and the decision after
+the step reads those
 sums with the new snapshot: headings, obstacles, walls, the chase and the blend are of the new
 snapshot, the neighbour terms one tick older. ``pairs_state`` is the
 snapshot they were found on. A step that switches rules, gives orders or adds buildings decides
@@ -58,7 +59,6 @@ from rigidflock.model.steering.unpin import back_out, unpin_throttle
 from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
-from rigidflock.scene.specs import LATE_NEIGHBOURS_FROM
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
 from rigidflock.sim.inspection import Inspection
 from rigidflock.sim.measurables import Measurables, ReadOnlyViews, measurables_of
@@ -158,8 +158,8 @@ class Simulation(Inspection):
         )
         # neighbours found beside the step on the snapshot before (the rest decided on this one)
         late = sc.world.neighbour_ticks
-        if late is None:  # "auto": large crowds (LATE_NEIGHBOURS_FROM says why)
-            late = 1 if self.units.n_ai >= LATE_NEIGHBOURS_FROM else sc.world.reaction_ticks
+        if late is None:  # "auto": as the rules react, whatever the world's size
+            late = sc.world.reaction_ticks
         self.neighbour_ticks = late  # "auto" resolved
         self._lag = late == 1 and not self._beside
         # the background thread only when this process may use two: same results either way

@@ -1,4 +1,4 @@
-"""``world.neighbour_ticks = 1`` (by default, ``"auto"``, from 2,000 AI units): the pair pass
+"""``world.neighbour_ticks = 1`` (the faster choice for large crowds): the pair pass
 finds each unit's neighbours beside the physics step, on the snapshot the step starts from, and
 the decision after the step reads those sums with the new snapshot. ``0`` finds them on the
 snapshot decided on, as the recordings of model 11, made before the key, were simulated."""
@@ -252,21 +252,20 @@ def test_neighbours_newer_than_the_decision_are_refused():
 
 
 @pytest.mark.parametrize(
-    ("count", "orders", "late"), [(1999, False, False), (2000, False, True), (2000, True, False)]
+    ("count", "reaction", "late"), [(1999, 0, False), (2000, 0, False), (2000, 1, True)]
 )
-def test_auto_finds_neighbours_a_tick_early_in_crowds_of_2000_or_more(count, orders, late):
-    """``"auto"`` (the default): a tick early from 2,000 AI units (the player not counted);
-    smaller crowds, every bundled scene and scored scenario among them, find them on the
-    snapshot decided on (the threshold is set by their behaviour, ``LATE_NEIGHBOURS_FROM``).
-    Under move orders (given at tick 0 here) never."""
-    order = "[[orders]]\nselect = { ids = [0, 1] }\ngoal = [100.0, 100.0]\n" if orders else ""
+def test_auto_follows_the_reaction_ticks_at_any_size(count, reaction, late):
+    """``"auto"`` (the default) is ``world.reaction_ticks``, whatever the crowd's size: a
+    scene of 2,000 AI units runs the model of one of 1,999 (a speed choice changes no result
+    unless the scene asks for it, with ``neighbour_ticks = 1``)."""
     text = (
-        "[world]\nsize = [2000.0, 2000.0]\n[[groups]]\n"
+        f"[world]\nsize = [2000.0, 2000.0]\nreaction_ticks = {reaction}\n[[groups]]\n"
         f"count = {count}\nspawn = {{ center = [1000.0, 1000.0], radius = 900.0 }}\n"
-        '[player]\ncontrol = "none"\n' + order
+        '[player]\ncontrol = "none"\n'
     )
     sim = Simulation(parse_scene(text, "crowd.toml"), seed=1)
     assert sim.scene.world.neighbour_ticks is None and sim.units.n_ai == count
+    assert sim.neighbour_ticks == reaction
     sim.step()
     sim.step()
     assert (sim.pairs_state is not sim.state) == late
