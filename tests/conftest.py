@@ -79,4 +79,15 @@ def pytest_configure(config):
     note = f"kernels compiled before the workers started: {took:.0f} s"
     if failed:
         note += f" (a warm-up failed; the tests compile what is missing): {failed[0]}"
-    print(note, file=sys.stderr, flush=True)
+    config.stash[WARM_NOTE] = note
+
+
+WARM_NOTE = pytest.StashKey[str]()
+
+
+def pytest_sessionstart(session):
+    """Say what the warm-up (:func:`pytest_configure`) took, when it ran (``-q`` too)."""
+    note = session.config.stash.get(WARM_NOTE, None)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if note and reporter is not None:
+        reporter.write_line(note)

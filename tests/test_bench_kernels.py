@@ -9,7 +9,11 @@ from rigidflock.sim import Simulation
 from tests.conftest import load_tool, trajectory
 
 tool = load_tool("bench_kernels")
-KERNELS = ((kernels, "gather_rows"), (kernels, "pair_pass"), (unit_kernel, "unit_pass"))
+KERNELS = tuple(
+    (m, name + twin)
+    for m, name in ((kernels, "gather_rows"), (kernels, "pair_pass"), (unit_kernel, "unit_pass"))
+    for twin in ("", "_serial")
+)
 
 
 def test_in_tick_times_each_call_the_ticks_make_and_leaves_the_run_as_it_was():

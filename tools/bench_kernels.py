@@ -54,13 +54,15 @@ def in_tick(sim, ticks: int) -> dict[str, list[float]]:
 
         return call
 
-    targets = [(kernels, "gather_rows"), (kernels, "pair_pass"), (unit_kernel, "unit_pass")]
+    # each pass in either form (the parallel kernel or its one-thread twin), timed under its name
+    passes = [(kernels, "gather_rows"), (kernels, "pair_pass"), (unit_kernel, "unit_pass")]
+    targets = passes + [(m, f"{name}_serial") for m, name in passes]
     targets.append((vehicle, "vehicle_forces_rows"))
     targets += [(sim.world, "read"), (sim.world, "write_forces")]
     saved = [(owner, name, getattr(owner, name)) for owner, name in targets]
     try:
         for owner, name, f in saved:
-            setattr(owner, name, timed_call(name, f))
+            setattr(owner, name, timed_call(name.removesuffix("_serial"), f))
         for _ in range(ticks):
             sim.step()
     finally:

@@ -14,6 +14,7 @@ thread) never paid for waking a second thread, and cost a parallel compile.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -92,27 +93,27 @@ def vehicle_forces_into(
         )
 
 
+class Hull(NamedTuple):
+    """The per-unit constants of the vehicle model, (N,) each: ``length`` (world units),
+    ``thrust`` (N), ``max_steer`` (N), ``drag_k`` (kg / world unit), ``angular_damping``
+    (N m s)."""
+
+    length: np.ndarray
+    thrust: np.ndarray
+    max_steer: np.ndarray
+    drag_k: np.ndarray
+    angular_damping: np.ndarray
+
+
 @nb.njit(cache=True)
-def vehicle_forces_rows(
-    angle,
-    vel,
-    omega,
-    throttle,
-    steer_force,
-    length,
-    thrust,
-    max_steer,
-    drag_k,
-    angular_damping,
-    trig,
-    rows,
-    out,
-):
+def vehicle_forces_rows(angle, vel, omega, throttle, steer_force, hull, trig, rows, out):
     """:func:`vehicle_forces_into` writing unit u's force and torque into ``out[rows[u]]``
     (``out`` (B, 3): force x, force y, torque per row of pymunk's batch buffer; ``rows`` (N,)),
     the same arithmetic: the simulation fills the batch write straight from the kernel.
+    ``hull``: the units' constants (:class:`Hull`).
     ``trig`` (N, 3): cos, sin and the angle they are of (the steering passes' cache), used when
     it holds the unit's angle (never for a zero angle: ``-0.0 == 0.0``), else computed."""
+    length, thrust, max_steer, drag_k, angular_damping = hull
     for u in range(angle.shape[0]):
         a = angle[u]
         if a == trig[u, 2] and a != 0.0:

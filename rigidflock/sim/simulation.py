@@ -178,6 +178,8 @@ class Simulation(Inspection):
         self._pressed = np.zeros(n)  # seconds each unit has been pressed still on static geometry
         self._unpin_until = np.full(n, -1, dtype=np.int64)  # a pressed unit backs out until this
         self._cruise = np.ascontiguousarray(self.units.cruise_speed)
+        u = self.units
+        self._hull = vehicle.Hull(u.length, u.thrust, u.max_steer, u.drag_k, u.angular_damping)
         self._ones = np.ones(n)  # the throttle of units under no order (read only)
         self._throttle = np.empty(n)  # this tick's throttles
         self._spare_none = np.zeros(n, dtype=bool)  # no unit spared the unpin rule
@@ -300,7 +302,6 @@ class Simulation(Inspection):
         ``throttle`` (N,), one batch write, pymunk's step. Returns the decision on ``st`` when it
         is made beside the step, or the neighbour terms on ``st`` when they are found beside it
         (handed to the background thread if threaded, else to run)."""
-        u = self.units
         substeps = self.scene.world.substeps
         dt = self.scene.world.dt / substeps
         tm, clock = self.timings, time.perf_counter
@@ -313,9 +314,8 @@ class Simulation(Inspection):
             t1 = clock()
             buf, rows = self.world.force_buffer()
             vehicle.vehicle_forces_rows(
-                st.angle, st.vel, st.omega, throttle, fs, u.length, u.thrust, u.max_steer,
-                u.drag_k, u.angular_damping, self._steerer.trig, rows, buf,
-            )  # fmt: skip
+                st.angle, st.vel, st.omega, throttle, fs, self._hull, self._steerer.trig, rows, buf
+            )
             t2 = clock()
             self.world.write_forces()
             if k == 0 and self._beside:

@@ -121,12 +121,6 @@ class Steerer:
         self.parallel = bool(parallel)
         # 1 thread or all: whichever runs faster (a small world: one thread, the plain kernels)
         self.threads = ThreadPolicy(max_threads if self.parallel else 1)
-        if self.parallel:
-            self._gather, self._pairs = kernels.gather_rows, kernels.pair_pass
-            self._units_pass = unit_kernel.unit_pass
-        else:
-            self._gather, self._pairs = kernels.gather_rows_serial, kernels.pair_pass_serial
-            self._units_pass = unit_kernel.unit_pass_serial
         # The pair pass's results per unit, side by side in one record per unit (views of two
         # arrays): the pass visits units in cell order, so its writes scatter; together they
         # touch 2-3 cache lines per unit, not 8 (at 100,000 units those misses were about half
@@ -246,12 +240,17 @@ class Steerer:
             per_unit = tuple(np.ascontiguousarray(a[order]) for a in (*radii_, self.units.length))
             cached = self._row_rules = (rules, self._rows_built, per_unit)
         view_r, sep_r, lead_r, length = cached[2]
-        self._gather(order, bodies, family, self._row_bodies, self._row_family)
+        gather, pairs = (
+            (kernels.gather_rows, kernels.pair_pass)
+            if self.parallel
+            else (kernels.gather_rows_serial, kernels.pair_pass_serial)
+        )  # looked up each call: a profiler may wrap them in their module
+        gather(order, bodies, family, self._row_bodies, self._row_family)
         pair_rules = kernels.PairRules(
             self._row_family, view_r, sep_r, lead_r, length, search, VIEW_CODES[rules.view],
             rules.back_view_angle_factor, rules.front_view_angle_factor,
         )  # fmt: skip
-        self._pairs(self._rows, self._row_bodies, pair_rules, self._box, self._sums(), self.trig)
+        pairs(self._rows, self._row_bodies, pair_rules, self._box, self._sums(), self.trig)
 
     def _unit_bundles(
         self, rules, roles, wall_feeler
@@ -358,7 +357,8 @@ class Steerer:
             out.nn_radius = self._pair_radius
         np.copyto(out.gap, self._gap)
         unit_rules, weights = self._unit_bundles(rules, roles, wall_feeler)
-        self._units_pass(
+        unit_pass = unit_kernel.unit_pass if self.parallel else unit_kernel.unit_pass_serial
+        unit_pass(
             kernels.Bodies(pos, vel, st.angle), self._sums(), unit_rules, weights, grid,
             self._box, unit_kernel.UnitOut(out.force, out.heading, out.leader,
             out.feeler_end, out.target, out.felt), self._scratch, self.trig,
