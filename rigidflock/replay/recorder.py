@@ -60,6 +60,8 @@ def recording_header(sim, precision: str, chunk_ticks: int, prelude) -> dict:
         "scene_name": sim.scene.name,
         "scene_text": sim.scene.text,
         "seed": int(sim.seed),
+        # each behaviour's name and source hash (verify says when one's code changed)
+        "behaviours": sim.behaviours_used,
         "dt": float(sim.scene.world.dt),
         "units": sim.units.n,
         "has_player": bool(sim.units.has_player),

@@ -10,6 +10,7 @@ function and :mod:`.evaluation` for the calls.
 """
 
 from rigidflock.model.behaviours.errors import BehaviourError
+from rigidflock.model.behaviours.evaluation import Behaviours
 from rigidflock.model.behaviours.loading import (
     ENTRY_POINT_GROUP,
     Resolved,
@@ -19,7 +20,6 @@ from rigidflock.model.behaviours.loading import (
     source_hash,
     trusted,
 )
-from rigidflock.model.behaviours.evaluation import Behaviours
 from rigidflock.model.behaviours.view import Pairs, Snapshot, UnitsView
 
 __all__ = [

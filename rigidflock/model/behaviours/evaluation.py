@@ -75,10 +75,11 @@ class Behaviours:
 
     def reset(self, seed: int) -> None:
         """New generators for a run with ``seed``."""
-        self.rngs = [
-            np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(BEHAVIOUR_STREAM, k)))
+        seeds = [
+            np.random.SeedSequence(int(seed), spawn_key=(BEHAVIOUR_STREAM, k))
             for k in range(len(self.resolved))
         ]
+        self.rngs = [np.random.default_rng(s) for s in seeds]
 
     def __call__(self, st, steering_force: float) -> tuple[np.ndarray, np.ndarray | None]:
         """The behaviours' bow forces (N,) newtons on snapshot ``st`` (0 for the units none

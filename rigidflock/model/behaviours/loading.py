@@ -18,7 +18,9 @@ import hashlib
 import importlib
 import importlib.metadata
 import inspect
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rigidflock.scene import Scene, SceneError
@@ -88,7 +90,7 @@ def load_function(text: str):
             known = ", ".join(sorted(reg)) or "none"
             raise LoadError(
                 f"no behaviour named {text!r} is registered in the entry point group "
-                f"{ENTRY_POINT_GROUP} (registered: {known}); or give \"module:name\""
+                f'{ENTRY_POINT_GROUP} (registered: {known}); or give "module:name"'
             )
         fn = _import(reg[text])
     if not callable(fn):
@@ -112,15 +114,27 @@ def resolve(scene: Scene, functions: dict[str, Any] | None = None) -> list[Resol
     """Import every behaviour of ``scene``. ``functions``: callables to use for some names
     instead of importing them (what ``Simulation(scene, behaviours=[...])`` was handed).
     Raises :class:`~rigidflock.scene.SceneError` with one line per behaviour that cannot be
-    imported, naming the file and ``behaviours[i].function``."""
+    imported, naming the file and ``behaviours[i].function``.
+
+    As running a script puts the script's folder first on the module path, a scene file's
+    folder is searched first for its behaviours' modules (``rules.py`` beside ``scene.toml``
+    is ``function = "rules:flee"``), then the module path as it is."""
     out, errors = [], []
-    for i, spec in enumerate(scene.behaviours):
-        try:
-            fn = (functions or {}).get(spec.function) or load_function(spec.function)
-        except LoadError as e:
-            errors.append(f"{scene.source}: behaviours[{i}].function: {e}")
-            continue
-        out.append(Resolved(spec, fn, source_hash(fn)))
+    folder = Path(scene.source).parent
+    added = bool(scene.behaviours) and Path(scene.source).is_file()
+    if added:
+        sys.path.insert(0, str(folder.resolve()))
+    try:
+        for i, spec in enumerate(scene.behaviours):
+            try:
+                fn = (functions or {}).get(spec.function) or load_function(spec.function)
+            except LoadError as e:
+                errors.append(f"{scene.source}: behaviours[{i}].function: {e}")
+                continue
+            out.append(Resolved(spec, fn, source_hash(fn)))
+    finally:
+        if added:
+            sys.path.remove(str(folder.resolve()))
     if errors:
         raise SceneError(errors)
     return out
