@@ -16,22 +16,17 @@ import numpy as np
 __all__ = ["flee", "flow_field", "wander"]
 
 
-def _turned(heading: np.ndarray, angle: np.ndarray) -> np.ndarray:
-    """Headings (n, 2) turned counter-clockwise by ``angle`` (n,) radians."""
-    c, s = np.cos(angle), np.sin(angle)
-    return np.stack([c * heading[:, 0] - s * heading[:, 1], s * heading[:, 0] + c * heading[:, 1]],
-                    axis=1)  # fmt: skip
-
-
 def wander(units, params: dict) -> np.ndarray:
-    """Steer toward the heading turned by a random angle, drawn each tick from the behaviour's
-    own generator (``units.rng``: seeded from the run's seed), uniform in +- ``turn`` degrees
-    (params, default 60). The bow force is proportional to the angle, and the unit's inertia
-    and damping add the draws up into a random walk of its heading: the same seed, the same
-    walk."""
-    turn = np.radians(float(params.get("turn", 60.0)))
-    angle = units.rng.uniform(-turn, turn, units.n)
-    return _turned(units.heading, angle)
+    """Steer toward the heading turned by a random angle of at most ``turn`` degrees either way
+    (params, default 60, below 90), drawn each tick from the behaviour's own generator
+    (``units.rng``: seeded from the run's seed; its tangent uniform, so no sine or cosine is
+    needed: h + k port(h) is turned by atan(k)). The bow force is proportional to the angle,
+    and the unit's inertia and damping add the draws up into a random walk of its heading: the
+    same seed, the same walk."""
+    most = np.tan(np.radians(min(float(params.get("turn", 60.0)), 89.0)))
+    k = units.rng.uniform(-most, most, units.n)
+    h = units.heading
+    return np.stack([h[:, 0] - k * h[:, 1], h[:, 1] + k * h[:, 0]], axis=1)
 
 
 def flee(units, params: dict) -> np.ndarray:

@@ -194,6 +194,12 @@ def _add_bench(sub) -> None:
         help="the timed worlds' world.reaction_ticks (1: the steering decided beside the "
         "physics step, on the snapshot one tick old; default 0)",
     )
+    b.add_argument(
+        "--behaviour",
+        metavar="FUNCTION",
+        help='time each size again with this behaviour ("module:name") steering every unit, '
+        "and print its cost against the tick without it",
+    )
     b.add_argument("--json", metavar="FILE.json", help="write the results as JSON")
     b.add_argument("--plot", metavar="FILE.png", help="plot ticks/s against units (matplotlib)")
     set_arg(

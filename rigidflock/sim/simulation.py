@@ -239,13 +239,12 @@ class Simulation(Inspection):
     def _decide(self, st: State, rules, flock_key=None, role=None, wall_feeler=None):
         """The behaviours' forces and throttles on ``st``, then the rules' decision with them
         (``Steering.throttle``: the behaviours' throttle caps)."""
+        if flock_key is not False:  # False: the neighbour terms were found already
+            self._steerer.pairs(st, rules, flock_key)
         t0 = time.perf_counter()
-        force, throttle = self._behaviours(st, rules.steering_force)
+        force, throttle = self._behaviours(st, rules.steering_force, self._steerer.trig)
         self.timings["behaviours"] += time.perf_counter() - t0
-        if flock_key is False:  # the neighbour terms were found already
-            out = self._steerer.decide(st, rules, role, wall_feeler, force)
-        else:
-            out = self._steerer(st, rules, flock_key, role, wall_feeler, force)
+        out = self._steerer.decide(st, rules, role, wall_feeler, force)
         out.throttle = throttle
         return out
 

@@ -14,9 +14,20 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rigidflock.model.state import headings
 from rigidflock.model.steering.neighbours import directed, pairs_cells
 from rigidflock.model.torus import min_image
+
+
+def headings(vel: np.ndarray, bow) -> np.ndarray:
+    """Unit directions of travel (N, 2), as ``state.headings`` computes them (velocity over
+    speed; the bow (cos, sin) when nearly still), in whole-array operations: ``bow`` is called
+    only when some unit is nearly still."""
+    speed = np.sqrt(vel[:, 0] * vel[:, 0] + vel[:, 1] * vel[:, 1])
+    moving = speed > 1e-6
+    h = np.divide(vel, speed[:, None], out=np.empty_like(vel), where=moving[:, None])
+    if not moving.all():
+        h[~moving] = bow()[~moving]
+    return h
 
 
 def read_only(a: np.ndarray) -> np.ndarray:
@@ -41,22 +52,44 @@ class Pairs(NamedTuple):
 class Snapshot:
     """Every unit of the snapshot (N rows, AI units first, the player last): ``pos`` (N, 2),
     ``vel`` (N, 2), ``angle`` (N,), ``heading`` (N, 2) (unit direction of travel; the bow when
-    nearly still), ``family`` (N,) codes into ``family_names`` (the player: -1), ``is_player``
+    nearly still), ``bow`` (N, 2) (cos, sin of the angle), ``family`` (N,) codes into
+    ``family_names`` (the player: -1), ``is_player``
     (N,) bool."""
 
-    def __init__(self, st, family: np.ndarray, is_player: np.ndarray):
+    def __init__(self, st, family: np.ndarray, is_player: np.ndarray, trig=None):
         self.pos = read_only(st.pos)
         self.vel = read_only(st.vel)
         self.angle = read_only(st.angle)
         self.family = family
         self.is_player = is_player
+        self._trig = trig  # (N, 3) cos, sin and the angle they are of, when the rules have them
         self._heading = None
+        self._bow = None
 
     @property
     def heading(self) -> np.ndarray:
         if self._heading is None:
-            self._heading = read_only(headings(self.vel, self.angle))
+            self._heading = read_only(headings(self.vel, lambda: self.bow))
         return self._heading
+
+    @property
+    def bow(self) -> np.ndarray:
+        """(N, 2) the direction each unit's bow points (cos, sin of its angle): from the rules'
+        cache of them where it holds this snapshot's angles, else computed."""
+        if self._bow is None:
+            a = self.angle
+            bow = np.empty((len(a), 2))
+            fresh = np.ones(len(a), bool)
+            t = self._trig
+            if t is not None and len(t) == len(a):
+                fresh = ~((t[:, 2] == a) & (a != 0.0))  # a zero angle: -0.0 == 0.0
+                bow[:, 0], bow[:, 1] = t[:, 0], t[:, 1]
+            if fresh.all():
+                bow[:, 0], bow[:, 1] = np.cos(a), np.sin(a)
+            elif fresh.any():
+                bow[fresh, 0], bow[fresh, 1] = np.cos(a[fresh]), np.sin(a[fresh])
+            self._bow = read_only(bow)
+        return self._bow
 
     @property
     def n(self) -> int:
@@ -65,8 +98,8 @@ class Snapshot:
 
 class UnitsView:
     """The units a behaviour applies to, at one snapshot (n rows): ``index`` (n,) their unit
-    ids, ``pos``, ``vel`` (n, 2), ``angle`` (n,), ``heading`` (n, 2), ``family`` (n,) codes
-    into ``family_names``, ``is_player`` (n,) (False: behaviours steer AI units); and ``tick``,
+    ids, ``pos``, ``vel`` (n, 2), ``angle`` (n,), ``heading`` (n, 2), ``bow`` (n, 2),
+    ``family`` (n,) codes into ``family_names``, ``is_player`` (n,) (False: behaviours steer AI units); and ``tick``,
     ``dt`` (seconds), ``size`` (2,) (width, height), ``bounds`` ("wrap", "walls" or "open"),
     ``everyone`` (a :class:`Snapshot` of all N units), ``rng`` (this behaviour's own
     ``numpy.random.Generator``, seeded from the run's seed: the run's own draws are untouched).
@@ -95,6 +128,7 @@ class UnitsView:
         self.family = read_only(e.family[rows])
         self.is_player = read_only(e.is_player[rows])
         self._heading = None
+        self._bow = None
 
     @property
     def n(self) -> int:
@@ -108,6 +142,12 @@ class UnitsView:
         if self._heading is None:
             self._heading = read_only(self.everyone.heading[self._rows])
         return self._heading
+
+    @property
+    def bow(self) -> np.ndarray:
+        if self._bow is None:
+            self._bow = read_only(self.everyone.bow[self._rows])
+        return self._bow
 
     def family_code(self, name: str) -> int:
         return self.family_names.index(name) if name in self.family_names else -1
