@@ -99,7 +99,8 @@ class Snapshot:
 class UnitsView:
     """The units a behaviour applies to, at one snapshot (n rows): ``index`` (n,) their unit
     ids, ``pos``, ``vel`` (n, 2), ``angle`` (n,), ``heading`` (n, 2), ``bow`` (n, 2),
-    ``family`` (n,) codes into ``family_names``, ``is_player`` (n,) (False: behaviours steer AI units); and ``tick``,
+    ``family`` (n,) codes into ``family_names``, ``is_player`` (n,) (False: behaviours steer AI
+    units); and ``tick``,
     ``dt`` (seconds), ``size`` (2,) (width, height), ``bounds`` ("wrap", "walls" or "open"),
     ``everyone`` (a :class:`Snapshot` of all N units), ``rng`` (this behaviour's own
     ``numpy.random.Generator``, seeded from the run's seed: the run's own draws are untouched).
