@@ -1,6 +1,6 @@
 """Three behaviours, as a user would write them: ``f(units, params) -> directions (n, 2)``.
 
-- :func:`wander`: a seeded random walk of the heading.
+- :func:`wander`: a seeded wandering path (Reynolds' wander circle).
 - :func:`flee`: away from the units of a predator family within a radius.
 - :func:`flow_field`: along a steady field of cellular vortices that tiles the world.
 
@@ -17,23 +17,33 @@ __all__ = ["flee", "flow_field", "wander"]
 
 
 def wander(units, params: dict) -> np.ndarray:
-    """Steer toward the heading turned by a random angle of at most ``turn`` degrees either way
-    (params, default 60, below 90), drawn each tick from the behaviour's own generator
-    (``units.rng``: seeded from the run's seed; its tangent uniform, so no sine or cosine is
-    needed: h + k port(h) is turned by atan(k)). The bow force is proportional to the angle,
-    and the unit's inertia and damping add the draws up into a random walk of its heading: the
-    same seed, the same walk."""
-    most = np.tan(np.radians(min(float(params.get("turn", 60.0)), 89.0)))
-    k = units.rng.uniform(-most, most, units.n)
-    h = units.heading
-    return np.stack([h[:, 0] - k * h[:, 1], h[:, 1] + k * h[:, 0]], axis=1)
+    """Reynolds' wander: each unit steers at a point on a circle of ``radius`` (params, default
+    1) ``distance`` ahead (default 2, both in its own frame and in any unit), and the point
+    moves along the circle by a random step of at most ``jitter`` (default 0.3) a tick, drawn
+    from the behaviour's own generator (``units.rng``, seeded from the run's seed: the same
+    seed, the same walk). The point is kept in ``units.memory`` from tick to tick, so the turns
+    persist and add up to a wandering path; only square roots, no sines or cosines."""
+    jitter = float(params.get("jitter", 0.3))
+    on = units.memory.get("on_circle")
+    if on is None or len(on) != units.n:
+        on = np.zeros((units.n, 2))
+        on[:, 0] = 1.0  # start steering straight ahead
+    on = on + units.rng.uniform(-jitter, jitter, (units.n, 2))
+    on /= np.maximum(np.sqrt(on[:, 0] ** 2 + on[:, 1] ** 2), 1e-12)[:, None]
+    units.memory["on_circle"] = on
+    ahead = float(params.get("distance", 2.0)) + float(params.get("radius", 1.0)) * on[:, 0]
+    side = float(params.get("radius", 1.0)) * on[:, 1]
+    h = units.heading  # the unit's frame: ahead along h, side to port of it
+    return np.stack([ahead * h[:, 0] - side * h[:, 1], ahead * h[:, 1] + side * h[:, 0]], axis=1)
 
 
-def flee(units, params: dict) -> np.ndarray:
+def flee(units, params: dict) -> tuple[np.ndarray, np.ndarray]:
     """Away from every unit of family ``predator`` (params, default "wolf") within ``radius``
     world units (default 60), each weighted by 1 / distance, so the nearest counts most; no
-    opinion when none is near. The units of the family chasing them are found with
-    ``units.neighbours``, the simulation's cell list: one pass for all units."""
+    opinion when none is near. The predators near are found with ``units.neighbours``, the
+    simulation's cell list: one pass for all units. Returns a throttle too: full (1) for a
+    unit fleeing, ``calm`` (params, default 1) for the others, so a herd can graze slowly and
+    bolt."""
     radius = float(params.get("radius", 60.0))
     code = units.family_code(str(params.get("predator", "wolf")))
     near = units.neighbours(radius)
@@ -44,7 +54,8 @@ def flee(units, params: dict) -> np.ndarray:
     out = np.zeros((units.n, 2))
     out[:, 0] = np.bincount(i, away[:, 0], minlength=units.n)
     out[:, 1] = np.bincount(i, away[:, 1], minlength=units.n)
-    return out
+    fleeing = np.bincount(i, minlength=units.n) > 0
+    return out, np.where(fleeing, 1.0, float(params.get("calm", 1.0)))
 
 
 def flow_field(units, params: dict) -> np.ndarray:

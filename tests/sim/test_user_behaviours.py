@@ -89,9 +89,10 @@ def test_no_opinion_and_the_generator_leave_the_run_as_it_was(scene_from):
 
 @pytest.mark.parametrize("reaction", [0, 1])
 def test_wander_twice_with_one_seed_is_the_same_run(scene_from, reaction):
-    """The shipped wander draws from the behaviour's generator: the same seed gives the same
-    states bit for bit (deciding before or beside the step), another seed another run."""
-    wander = {"function": "rigidflock.behaviours.examples:wander", "params": {"turn": 60.0}}
+    """The shipped wander draws from the behaviour's generator and keeps its wander point in
+    its memory: the same seed gives the same states bit for bit (deciding before or beside the
+    step), another seed another run, and a reset starts both again."""
+    wander = {"function": "rigidflock.behaviours.examples:wander", "weight": 3.0}
     sc = derive(scene_from(FREE.format(seed=1)), {"world.reaction_ticks": reaction})
     a = trajectory(Simulation(sc, seed=7, behaviours=[wander]), 150)
     b = trajectory(Simulation(sc, seed=7, behaviours=[wander]), 150)

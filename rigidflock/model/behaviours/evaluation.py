@@ -10,6 +10,9 @@ behaviour add up per unit and join the rules' sum before the avoidance priority
 returned, caps the unit's throttle: the least of the behaviours' throttles applies, and the
 simulation's own rules (orders, backing out of contact, giving way) still act on it.
 
+State: each behaviour has a dict of its own, ``units.memory``, kept from call to call and
+emptied when the run is reset (a wandering rule keeps its wander direction there).
+
 Reproducibility: each behaviour gets its own generator, ``numpy.random.SeedSequence(seed,
 spawn_key=(BEHAVIOUR_STREAM, k))`` for the k-th behaviour, reset with the run: the same seed
 gives the same draws, and the run's own generator is never drawn from.
@@ -68,17 +71,19 @@ class Behaviours:
             row_of[index] = np.arange(len(index))
             self._rows.append((rows, read_only(index), row_of))
         self.rngs: list[np.random.Generator] = []
+        self.memories: list[dict] = []
 
     def __len__(self) -> int:
         return len(self.resolved)
 
     def reset(self, seed: int) -> None:
-        """New generators for a run with ``seed``."""
+        """New generators and empty memories for a run with ``seed``."""
         seeds = [
             np.random.SeedSequence(int(seed), spawn_key=(BEHAVIOUR_STREAM, k))
             for k in range(len(self.resolved))
         ]
         self.rngs = [np.random.default_rng(s) for s in seeds]
+        self.memories = [{} for _ in self.resolved]
 
     def __call__(
         self, st, steering_force: float, trig=None
@@ -99,7 +104,7 @@ class Behaviours:
             if len(index) == 0:
                 continue
             context = dict(self._context, index=index, tick=tick, row_of=row_of)
-            view = UnitsView(everyone, rows, context, self.rngs[k], pair_cache)
+            view = UnitsView(everyone, rows, context, self.rngs[k], pair_cache, self.memories[k])
             try:
                 out = r.function(view, r.spec.params)
             except Exception as e:

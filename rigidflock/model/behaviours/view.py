@@ -103,14 +103,19 @@ class UnitsView:
     units); and ``tick``,
     ``dt`` (seconds), ``size`` (2,) (width, height), ``bounds`` ("wrap", "walls" or "open"),
     ``everyone`` (a :class:`Snapshot` of all N units), ``rng`` (this behaviour's own
-    ``numpy.random.Generator``, seeded from the run's seed: the run's own draws are untouched).
+    ``numpy.random.Generator``, seeded from the run's seed: the run's own draws are untouched),
+    ``memory`` (this behaviour's own dict, kept from tick to tick, emptied on reset: per-unit
+    arrays a rule carries on, such as a wander direction).
 
     ``neighbours(radius)``: :class:`Pairs` within ``radius`` of each of these units, from the
     simulation's cell list (computed once per radius and decision, whichever behaviour asks).
     ``family_code(name)``: the code of a family name (-1 when no group has it)."""
 
-    def __init__(self, everyone: Snapshot, rows, context: dict, rng, pair_cache: dict):
+    def __init__(
+        self, everyone: Snapshot, rows, context: dict, rng, pair_cache: dict, memory: dict
+    ):
         self.everyone = everyone
+        self.memory = memory
         self._rows = rows  # a slice (every AI unit) or an index array
         self.index = context["index"]
         self.tick = context["tick"]
