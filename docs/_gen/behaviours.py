@@ -47,6 +47,13 @@ def page(data: dict) -> str:
         f"run {r['run']}: {r['before']['load'][0]:.2f} before, {r['after']['load'][0]:.2f} after"
         for r in data["runs"]
     )
+    steps = [
+        (r["run"], before["physics_step_seconds"], row["physics_step_seconds"])
+        for r in data["runs"]
+        for before, row in zip(r["results"], r["results"][1:], strict=False)
+        if row.get("behaviour")
+    ]
+    moved = max(steps, key=lambda s: abs(s[2] / s[1] - 1))
     lines = [
         f"Measured with `{data['command']}` at commit `{data['commit']}`{changed}, "
         f"{data['date'][:10]}, on {m['cpus']} cores ({m['processor']}) shared with other work "
@@ -59,6 +66,11 @@ def page(data: dict) -> str:
         "(the two are timed in the same ticks, so the machine's load moves them together).",
         "",
         *_rows(data),
+        "",
+        "*with / without* compares two processes run one after the other, each under the "
+        "machine's load of its moment: the bare physics step, which a behaviour does not touch, "
+        f"took {_ms(moved[1])} ms in the first and {_ms(moved[2])} ms in the second in run "
+        f"{moved[0]}. The share of the tick is the figure that load does not move.",
         "",
     ]
     return "\n".join(lines)
