@@ -101,8 +101,9 @@ def test_bench_takes_a_behaviour(tmp_path, capsys):
     """``bench --behaviour`` times each size without and with it in one command, and prints the
     behaviour's cost (a tiny world: the figure itself is docs/results/behaviours_bench.json)."""
     out = tmp_path / "b.json"
+    function = "rigidflock.behaviours.examples:flow_field"
     args = ["bench", "--units", "200", "--ticks", "5", "--warmup", "2", "--orders", "0",
-            "--behaviour", "rigidflock.behaviours.examples:flow_field", "--json", str(out)]  # fmt: skip
+            "--behaviour", function, "--json", str(out)]  # fmt: skip
     assert main(args) == 0
     text = capsys.readouterr().out
     assert "with behaviour rigidflock.behaviours.examples:flow_field" in text

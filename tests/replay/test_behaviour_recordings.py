@@ -103,7 +103,9 @@ def test_verify_says_when_a_behaviours_source_changed(side_effect, capsys):
     with a note naming the behaviour and both hashes."""
     rec, _, name, folder = side_effect
     path = folder / f"{name}.py"
-    path.write_text(path.read_text().replace("    h = units.heading", "    # edited\n    h = units.heading"))
+    path.write_text(
+        path.read_text().replace("    h = units.heading", "    # edited\n    h = units.heading")
+    )
     importlib.invalidate_caches()
     assert main(["verify", str(rec), "--allow-behaviours"]) == 0
     err = capsys.readouterr().err
