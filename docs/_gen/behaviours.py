@@ -8,6 +8,7 @@ made here. Every figure on it comes from that JSON.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -27,7 +28,7 @@ def _rows(data: dict) -> list[str]:
     ]
     for run in data["runs"]:
         rows = run["results"]
-        for before, row in zip(rows, rows[1:], strict=False):
+        for before, row in itertools.pairwise(rows):
             if not row.get("behaviour"):
                 continue
             share = row["split"]["behaviours"] / row["tick_seconds"]
