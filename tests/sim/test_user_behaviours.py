@@ -88,13 +88,15 @@ def test_no_opinion_and_the_generator_leave_the_run_as_it_was(scene_from):
     assert np.array_equal(plain.view(np.uint64), with_it.view(np.uint64))
 
 
-@pytest.mark.parametrize("reaction", [0, 1])
-def test_wander_twice_with_one_seed_is_the_same_run(scene_from, reaction):
+@pytest.mark.parametrize(("reaction", "late"), [(0, 0), (1, 1), (0, 1)])
+def test_wander_twice_with_one_seed_is_the_same_run(scene_from, reaction, late):
     """The shipped wander draws from the behaviour's generator and keeps its wander point in
     its memory: the same seed gives the same states bit for bit (deciding before or beside the
-    step), another seed another run, and a reset starts both again."""
+    step, neighbours found on the snapshot before or not), another seed another run, and a
+    reset starts both again."""
     wander = {"function": "rigidflock.behaviours.examples:wander", "weight": 3.0}
-    sc = derive(scene_from(FREE.format(seed=1)), {"world.reaction_ticks": reaction})
+    changes = {"world.reaction_ticks": reaction, "world.neighbour_ticks": late}
+    sc = derive(scene_from(FREE.format(seed=1).replace("flocking = false", "")), changes)
     a = trajectory(Simulation(sc, seed=7, behaviours=[wander]), 150)
     b = trajectory(Simulation(sc, seed=7, behaviours=[wander]), 150)
     c = trajectory(Simulation(sc, seed=8, behaviours=[wander]), 150)
@@ -152,13 +154,14 @@ def test_a_behaviour_cannot_write_the_snapshot(scene_from):
         ("bad_throttle", {}, r"at tick 0: returned a throttle outside \[0, 1\]"),
     ],
 )
+@pytest.mark.parametrize("reaction", [0, 1])
 def test_a_failing_behaviour_stops_the_run_naming_it_and_the_tick(
-    scene_from, function, params, message
+    scene_from, function, params, message, reaction
 ):
+    """Deciding beside the physics step too (the error comes from the background thread)."""
+    sc = derive(scene_from(FREE.format(seed=1)), {"world.reaction_ticks": reaction})
     with pytest.raises(BehaviourError, match=message) as e:
-        sim = Simulation(
-            scene_from(FREE.format(seed=1)), behaviours=[behaviour(function, params=params)]
-        )
+        sim = Simulation(sc, behaviours=[behaviour(function, params=params)])
         for _ in range(10):
             sim.step()
     assert "\n" not in str(e.value)
