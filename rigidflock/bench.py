@@ -22,10 +22,17 @@ alone): build, ``warmup`` ticks, then ``ticks`` timed ticks. Reported per size:
   that over the tick;
 - ``peak_rss_bytes`` and ``bytes_per_unit``: the process's peak resident memory above its size
   after imports.
+
+With a ``behaviour`` (``--behaviour FUNCTION``), each size is timed twice, one after the other:
+without it, then with that behaviour steering every unit (weight 1, no params); the second row
+has ``"behaviour"`` set, its ``split`` a ``behaviours`` phase (the behaviour's calls and the
+conversion of its directions to bow forces), and ``behaviour_cost``: its tick over the tick
+without it, less one (:func:`behaviour_lines` prints it).
 """
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
 import os
 import resource
@@ -182,6 +189,11 @@ def bare_steps(sim, ticks: int) -> float:
     return (sim.timings["physics"] - before) / ticks
 
 
+def behaviour_override(function: str) -> str:
+    """The ``--set`` that gives the bench world one behaviour, ``function``, on every unit."""
+    return f'behaviours=[{{ function = "{function}" }}]'
+
+
 def bench_one(
     n: int, ticks: int, warmup: int, reaction_ticks: int | None = None, overrides=()
 ) -> dict:
@@ -214,6 +226,8 @@ def bench_one(
     tick = (total - metrics) / ticks
     split = {k: sim.timings.get(k, 0.0) / ticks for k in PHASES}
     split["metrics"] = metrics / ticks
+    if sim.scene.behaviours:
+        split["behaviours"] = sim.timings.get("behaviours", 0.0) / ticks
     physics = bare_steps(sim, ticks)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - base
     return {
@@ -221,6 +235,7 @@ def bench_one(
         "reaction_ticks": sim.scene.world.reaction_ticks,
         "neighbour_ticks": sim.neighbour_ticks,
         "set": list(overrides),
+        "behaviour": sim.scene.behaviours[0].function if sim.scene.behaviours else None,
         "ticks": ticks,
         "build_seconds": build,
         "tick_seconds": tick,
@@ -257,27 +272,52 @@ def run_bench(
     orders: int = 0,
     reaction_ticks: int | None = None,
     overrides=(),
+    behaviour: str | None = None,
 ) -> list[dict]:
     """Each size in a fresh process; ``progress(result)`` after each. With ``orders`` > 0, one
     more run: that many units under move orders (its row has ``"scenario": "orders"``; the
     others ``"scenario": "flock"``). ``reaction_ticks``: the flock scenes' (0, 1 or None: the
-    key's default); ``overrides``: ``PATH=VALUE`` changes to the flock scenes."""
+    key's default); ``overrides``: ``PATH=VALUE`` changes to the flock scenes; ``behaviour``:
+    each flock size timed again with it (see the module docstring)."""
     ctx = mp.get_context("spawn")
     results = []
-    jobs = [(n, "flock") for n in sizes] + ([(orders, "orders")] if orders else [])
-    for n, kind in jobs:
+    jobs = [(n, "flock", tuple(overrides)) for n in sizes]
+    if behaviour is not None:
+        with_it = (*overrides, behaviour_override(behaviour))
+        jobs = [
+            job for n in sizes for job in ((n, "flock", tuple(overrides)), (n, "flock", with_it))
+        ]
+    jobs += [(orders, "orders", ())] if orders else []
+    for n, kind, sets in jobs:
         queue = ctx.Queue()
         proc = ctx.Process(
-            target=_child, args=(n, ticks, warmup, queue, kind, reaction_ticks, tuple(overrides))
+            target=_child, args=(n, ticks, warmup, queue, kind, reaction_ticks, sets)
         )
         proc.start()
         result = queue.get()
         proc.join()
         result["scenario"] = kind
+        if result.get("behaviour") and results and "error" not in results[-1]:
+            result["behaviour_cost"] = result["tick_seconds"] / results[-1]["tick_seconds"] - 1
         results.append(result)
         if progress is not None:
             progress(result)
     return results
+
+
+def behaviour_lines(results: list[dict]) -> list[str]:
+    """For each size timed with a behaviour: its tick against the one without, in one line."""
+    lines = []
+    for before, r in itertools.pairwise(results):
+        if r.get("behaviour_cost") is None:
+            continue
+        lines.append(
+            f"{r['units']:>7} units with behaviour {r['behaviour']}: tick "
+            f"{r['tick_seconds'] * 1e3:.3f} ms against {before['tick_seconds'] * 1e3:.3f} ms "
+            f"without: {r['behaviour_cost']:+.1%} (its calls and forces "
+            f"{r['split']['behaviours'] * 1e3:.3f} ms a tick)"
+        )
+    return lines
 
 
 def format_table(results: list[dict]) -> str:
@@ -287,6 +327,7 @@ def format_table(results: list[dict]) -> str:
         + f" {'B/unit':>8} {'run ms':>8} {'run/s':>7} {'run x':>6}"
     )
     lines = [head, " " * 47 + "(ms per tick)" + " " * 73 + "(run: tick + metrics)"]
+    tail = behaviour_lines(results)
     for r in results:
         if r.get("scenario") == "orders" and "error" not in r:
             lines.append(
@@ -299,6 +340,8 @@ def format_table(results: list[dict]) -> str:
         if "error" in r:
             lines.append(f"{r['units']:>7} failed: {r['error']}")
             continue
+        if r.get("behaviour"):
+            lines.append(f"  with behaviour {r['behaviour']}:")
         s = r["split"]
         lines.append(
             f"{r['units']:>7} {r['ticks_per_second']:>9.0f} {r['tick_seconds'] * 1e3:>8.3f} "
@@ -307,7 +350,7 @@ def format_table(results: list[dict]) -> str:
             + f" {r['bytes_per_unit']:>8.0f} {r['run_tick_seconds'] * 1e3:>8.3f}"
             f" {r['run_ticks_per_second']:>7.0f} {r['run_ratio']:>6.3f}"
         )
-    return "\n".join(lines)
+    return "\n".join(lines + tail)
 
 
 def plot(results: list[dict], path) -> None:

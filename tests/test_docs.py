@@ -60,7 +60,8 @@ def test_every_public_name_is_in_the_api_reference():
     for name in rigidflock.__all__:
         if not name.startswith("__"):
             assert f":: rigidflock.{name}\n" in api, name
-    for package in ("sim", "scene", "bundled", "replay", "rts", "render", "envs"):
+    for package in ("sim", "scene", "bundled", "replay", "rts", "render", "envs",
+                    "model.behaviours", "behaviours.examples"):  # fmt: skip
         module = importlib.import_module(f"rigidflock.{package}")
         for name in module.__all__:
             obj = getattr(module, name)

@@ -2,6 +2,8 @@
 
     python tools/bench_json.py                       # writes docs/results/bench.json
     python tools/bench_json.py --units 1000,10000 --runs 2 --out docs/results/bench.json
+    python tools/bench_json.py --units 10000 --behaviour rigidflock.behaviours.examples:wander \
+        --out docs/results/behaviours_bench.json      # each size without and with a behaviour
 
 Runs :func:`rigidflock.bench.run_bench` (each size in a fresh process, as ``rigidflock bench``
 does) ``--runs`` times in a row and writes every run's rows, with what the figures depend on: the
@@ -59,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=int, default=30, help="untimed ticks first")
     parser.add_argument("--runs", type=int, default=2, help="times to run the bench, in a row")
     parser.add_argument("--out", default=str(ROOT / "docs" / "results" / "bench.json"))
+    parser.add_argument(
+        "--behaviour", metavar="FUNCTION", help="time each size again with this behaviour"
+    )
     args = parser.parse_args(argv)
 
     import numba
@@ -70,12 +75,12 @@ def main(argv: list[str] | None = None) -> int:
     command = "python tools/bench_json.py" + "".join(
         f" {k} {v}" for k, v in (("--units", args.units), ("--ticks", args.ticks),
                                  ("--warmup", args.warmup), ("--runs", args.runs))
-    )  # fmt: skip
+    ) + (f" --behaviour {args.behaviour}" if args.behaviour else "")  # fmt: skip
     runs = []
     for k in range(args.runs):
         before = _uptime()
         t0 = time.perf_counter()
-        rows = bench.run_bench(sizes, args.ticks, args.warmup, orders=0)
+        rows = bench.run_bench(sizes, args.ticks, args.warmup, orders=0, behaviour=args.behaviour)
         seconds = time.perf_counter() - t0
         runs.append({"run": k + 1, "before": before, "after": _uptime(), "seconds": seconds,
                      "results": rows})  # fmt: skip
@@ -100,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         "units": sizes,
         "ticks": args.ticks,
         "warmup": args.warmup,
+        "behaviour": args.behaviour,
         "runs": runs,
     }
     write_json(args.out, data)

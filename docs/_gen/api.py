@@ -17,6 +17,11 @@ PACKAGES = [
     ("rigidflock.bundled", "The bundled scenes, scenarios and sweeps."),
     ("rigidflock.replay", "Replay files: recording, reading, verifying."),
     ("rigidflock.rts", "Move orders: groups and their control."),
+    (
+        "rigidflock.model.behaviours",
+        "Users' own steering behaviours: the units view, names to functions, the calls.",
+    ),
+    ("rigidflock.behaviours.examples", "Example behaviours: wander, flee, flow_field."),
     ("rigidflock.render", "Drawing and the viewer (pyglet; loaded on first use)."),
     ("rigidflock.envs", "Gymnasium environments (the `gym` extra)."),
 ]

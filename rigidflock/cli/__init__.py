@@ -19,6 +19,7 @@ import warnings
 from rigidflock.cli.args import EXIT_BAD_INPUT, EXIT_DAMAGED, EXIT_FAILED, EXIT_OK, UsageError
 from rigidflock.cli.parser import build_parser
 from rigidflock.heap import fix_mmap_threshold, spin_openmp_workers
+from rigidflock.model.behaviours import BehaviourError
 from rigidflock.outputs import OutputError
 from rigidflock.replay import ReplayError
 from rigidflock.scene import SceneError
@@ -151,6 +152,11 @@ def _main(argv: list[str] | None) -> int:
             raise
         print(f"rigidflock: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BehaviourError as e:  # a user's behaviour failed in a run: one line naming it
+        if debug:
+            raise
+        print(f"rigidflock: run failed: {e}", file=sys.stderr)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         return interrupted(received)
     except BrokenPipeError:  # the output's reader went away: main stops quietly

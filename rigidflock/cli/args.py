@@ -204,12 +204,14 @@ def load(args, path=None):
     stderr. The one place the command line reads a scene."""
     import sys
 
+    from rigidflock.model.behaviours import resolve
     from rigidflock.scene import load_scene
     from rigidflock.scene.budget import check_runs
     from rigidflock.scene.overrides import apply_overrides
 
     arg = args.scene if path is None else path
     scene = apply_overrides(load_scene(scene_path(arg, args.command)), args.set)
+    resolve(scene)  # the behaviours' functions import (a scene the user runs: SceneError if not)
     record = bool(getattr(args, "record", None))
     check_runs(scene, getattr(args, "seed", None), record, getattr(args, "memory_budget", None))
     for line in scene.warnings:

@@ -88,6 +88,15 @@ def _add_view(sub) -> None:
     v.set_defaults(func=run.cmd_view)
 
 
+def allow_behaviours(p) -> None:
+    p.add_argument(
+        "--allow-behaviours",
+        action="store_true",
+        help="import the recording's behaviours to re-simulate it (their modules run code); "
+        "registered entry points and rigidflock's examples need no leave",
+    )
+
+
 def _add_replay(sub) -> None:
     rp = sub.add_parser("replay", help="watch a replay file, print its --info, or picture a tick")
     rp.add_argument("file", help="replay file (from --record)")
@@ -106,6 +115,7 @@ def _add_replay(sub) -> None:
     rp.add_argument(
         "--show", type=overlays, default=None, metavar="LIST", help="overlays to start with"
     )
+    allow_behaviours(rp)
     rp.set_defaults(func=replay.cmd_replay)
 
 
@@ -119,6 +129,7 @@ def _add_verify(sub) -> None:
     )
     vf.add_argument("file", help="replay file")
     vf.add_argument("--quiet", action="store_true", help="no progress bar")
+    allow_behaviours(vf)
     vf.set_defaults(func=replay.cmd_verify)
 
 
@@ -153,6 +164,7 @@ def _add_export(sub) -> None:
     )
     ex.add_argument("--show", type=overlays, default=None, metavar="LIST", help="overlays to draw")
     ex.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    allow_behaviours(ex)
     ex.set_defaults(func=replay.cmd_export)
 
 
@@ -181,6 +193,12 @@ def _add_bench(sub) -> None:
         default=None,
         help="the timed worlds' world.reaction_ticks (1: the steering decided beside the "
         "physics step, on the snapshot one tick old; default 0)",
+    )
+    b.add_argument(
+        "--behaviour",
+        metavar="FUNCTION",
+        help='time each size again with this behaviour ("module:name") steering every unit, '
+        "and print its cost against the tick without it",
     )
     b.add_argument("--json", metavar="FILE.json", help="write the results as JSON")
     b.add_argument("--plot", metavar="FILE.png", help="plot ticks/s against units (matplotlib)")

@@ -36,7 +36,7 @@ def cmd_replay(args) -> int:
             print(f"rigidflock: {args.file}: {reader.problem}", file=sys.stderr)
         from rigidflock.replay.playback import Playback
 
-        playback = Playback(reader)
+        playback = Playback(reader, args.allow_behaviours)
         if args.screenshot_at:
             if not reader.first_tick <= tick <= reader.last_tick:
                 raise UsageError(
@@ -72,7 +72,7 @@ def cmd_verify(args) -> int:
             raise ReplayError(f"{args.file}: no readable ticks ({reader.problem})")
         enabled = not args.quiet and sys.stderr.isatty()
         with progress_bar(reader.last_tick + 1, "tick", enabled) as bar:
-            result = verify(reader, bar)
+            result = verify(reader, bar, allow_behaviours=args.allow_behaviours)
     if result.unverifiable is not None:
         print(f"rigidflock: {args.file}: {result.unverifiable}", file=sys.stderr)
         return EXIT_FAILED
@@ -131,7 +131,7 @@ def cmd_export(args) -> int:
             print(f"rigidflock: {args.file}: {reader.problem}", file=sys.stderr)
         from rigidflock.replay.playback import Playback
 
-        playback = Playback(reader)
+        playback = Playback(reader, args.allow_behaviours)
         with progress_bar(None, "frame", not args.quiet and sys.stderr.isatty()) as bar:
             frames = export_video(
                 playback, args.out, kind, fps=rate, start=start, stop=stop, size=args.size,

@@ -343,8 +343,15 @@ def cmd_bench(args) -> int:
             ) from None
     # checked on the smallest world before any run: a bad --set is one line, exit 2
     checked = bench.bench_scene(min(args.units), reaction_ticks=args.reaction_ticks, overrides=sets)
+    if args.behaviour:  # the behaviour imports (or one line, exit 2), before any timing
+        from rigidflock.model.behaviours import resolve
+
+        with_it = (*sets, bench.behaviour_override(args.behaviour))
+        resolve(bench.bench_scene(min(args.units), overrides=with_it))
     beside = BESIDE if checked.world.reaction_ticks else ""
     changed = "".join(f", --set {a}" for a in sets)
+    if args.behaviour:
+        changed += f", each size again with the behaviour {args.behaviour}"
     print(
         f"rigidflock bench: {plural(args.ticks, 'tick')} after {args.warmup} warm-up, each size "
         f"in its own process{beside}{changed}",
@@ -358,6 +365,7 @@ def cmd_bench(args) -> int:
         orders=args.orders,
         reaction_ticks=args.reaction_ticks,
         overrides=sets,
+        behaviour=args.behaviour,
     )
     print(bench.format_table(results))
     if args.json:

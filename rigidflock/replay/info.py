@@ -5,6 +5,7 @@ is not this rigidflock's, what still works and what re-simulates it)."""
 from __future__ import annotations
 
 from rigidflock import __version__
+from rigidflock.replay.behaviours import recorded
 from rigidflock.replay.reader import ReplayReader
 from rigidflock.sim import MODEL_VERSION
 
@@ -41,6 +42,7 @@ def info(reader: ReplayReader) -> dict:
         "bytes_per_unit_tick": reader.size / (units * ticks) if units and ticks else None,
         "complete": reader.complete,
         "problem": reader.problem,
+        "behaviours": recorded(h),
     }
 
 
@@ -82,6 +84,14 @@ def format_info(d: dict) -> str:
         f"{d['precision']} precision"
         + (f", {per:.2f} bytes per unit per tick" if per is not None else ""),
     ]
+    for k, b in enumerate(d.get("behaviours") or []):
+        label = "behaviour" if k == 0 else ""
+        lines.append(f"  {label:<10}{b['function']} (source hash {b.get('source_hash')})")
+    if d.get("behaviours"):
+        lines.append(
+            "            (not imported; verify imports them with --allow-behaviours, unless "
+            "registered)"
+        )
     for label, line in zip(("note", ""), model_note(d), strict=False):
         lines.append(f"  {label:<8}  {line}")
     return "\n".join(lines)

@@ -69,8 +69,10 @@ class OrderTrack:
         # given before the recording began, or at its first tick while deciding beside the
         # step (its control reads the decision on the state before, not stored): re-simulate
         if self.first_order < first or (self._beside and 0 < first == self.first_order):
+            from rigidflock.replay.behaviours import check_allowed
             from rigidflock.sim import Simulation
 
+            check_allowed(pb.reader.path, pb.scene, pb.allow_behaviours)
             sim = Simulation(pb.scene, seed=pb.reader.header["seed"])
             while sim.tick < first:
                 sim.step(pb.inputs.get(sim.tick))

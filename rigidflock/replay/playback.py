@@ -35,6 +35,7 @@ from rigidflock.replay.errors import ReplayError
 from rigidflock.replay.orders_track import OrderTrack
 from rigidflock.replay.reader import ReplayReader
 from rigidflock.sim import Simulation
+from rigidflock.sim.behaviour_specs import without_behaviours
 from rigidflock.sim.commands import apply_toggles
 
 
@@ -63,10 +64,13 @@ class Playback:
     """A replay file ready to draw tick by tick: ``view(tick)`` (the renderer draws it with
     ``frame_from_sim(playback.view(tick))``)."""
 
-    def __init__(self, reader: ReplayReader):
+    def __init__(self, reader: ReplayReader, allow_behaviours: bool = False):
         self.reader = reader
         self.scene = reader.scene()
-        template = Simulation(self.scene, seed=reader.header["seed"])
+        # the stored states are drawn: the behaviours are not run (nor imported) for that, only
+        # to re-simulate (``allow_behaviours``: see :mod:`~rigidflock.replay.behaviours`)
+        self.allow_behaviours = allow_behaviours
+        template = Simulation(without_behaviours(self.scene), seed=reader.header["seed"])
         if template.units.n != reader.units:
             raise ReplayError(
                 f"{reader.path}: the recorded scene has {template.units.n} units, "

@@ -2,7 +2,9 @@
 
 What a file holds: a header (format version, rigidflock's version and the versions of Python and
 of every library that can change a result: pymunk, numpy, numba, llvmlite, scipy; the scene's
-TOML text, seed, dt, precision), every input that changed the run (each
+TOML text, seed, dt, precision; ``behaviours``: each user behaviour's ``function`` as the scene
+names it and the ``source_hash`` of its code, :func:`~rigidflock.model.behaviours.source_hash`,
+so ``verify`` can say when that code changed), every input that changed the run (each
 :class:`~rigidflock.sim.Command` given to ``Simulation.step`` with its tick) and every unit's
 state at every tick (position, angle, velocity, angular velocity, leader flag, the player's
 effective throttle/steer, and the tick's contact events)::
@@ -60,6 +62,8 @@ def recording_header(sim, precision: str, chunk_ticks: int, prelude) -> dict:
         "scene_name": sim.scene.name,
         "scene_text": sim.scene.text,
         "seed": int(sim.seed),
+        # each behaviour's name and source hash (verify says when one's code changed)
+        "behaviours": sim.behaviours_used,
         "dt": float(sim.scene.world.dt),
         "units": sim.units.n,
         "has_player": bool(sim.units.has_player),

@@ -10,12 +10,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rigidflock.replay.behaviours import check_allowed, hash_notes
 from rigidflock.replay.codec import to_jsonable
 from rigidflock.replay.container import library_versions
 from rigidflock.replay.errors import ReplayError, fail
 from rigidflock.replay.payload import Chunk
 from rigidflock.replay.reader import ReplayReader, model_version_of
 from rigidflock.replay.states import FIELD_WORDS, SCALES, STATE_FIELDS, quantize
+from rigidflock.scene import SceneError
 from rigidflock.sim import MODEL_VERSION, Simulation
 
 
@@ -162,9 +164,12 @@ def version_notes(header: dict) -> list[str]:
     return notes
 
 
-def verify(reader: ReplayReader, progress=None) -> VerifyResult:
+def verify(reader: ReplayReader, progress=None, allow_behaviours: bool = False) -> VerifyResult:
     """Re-simulate from the recorded scene, seed and inputs; compare every stored tick at the
-    file's precision. ``progress``: optional callable(ticks_done, ticks_total)."""
+    file's precision. ``progress``: optional callable(ticks_done, ticks_total).
+    ``allow_behaviours``: import the recording's behaviours even when they are not installed
+    code (:mod:`~rigidflock.replay.behaviours`; without it such a file raises ReplayError
+    before anything is imported)."""
     scene = reader.scene()
     inputs = reader.inputs()
     result = VerifyResult(0, complete=reader.complete, problem=reader.problem)
@@ -173,8 +178,13 @@ def verify(reader: ReplayReader, progress=None) -> VerifyResult:
     result.unverifiable = model_problem(h)
     if not reader.chunks or result.unverifiable is not None:
         return result
+    check_allowed(reader.path, scene, allow_behaviours)
     try:
         sim = Simulation(scene, seed=h["seed"])
+    except SceneError as e:  # a behaviour that does not import here
+        raise fail(reader.path, f"recorded scene: {e.errors[0]}") from None
+    result.notes += hash_notes(h, sim.behaviours_used)
+    try:
         while sim.tick < reader.first_tick:
             sim.step(inputs.get(sim.tick))
         for ci in range(len(reader.chunks)):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rigidflock.model.behaviours import BehaviourError
 from rigidflock.outputs import atomic_open, write_json
 from rigidflock.runs.collector import Collector
 from rigidflock.runs.trace import TraceWriter
@@ -23,7 +24,8 @@ from rigidflock.sim import Simulation
 
 
 class RunFailed(Exception):
-    """The simulation produced an impossible state (NaN or infinite values)."""
+    """The simulation produced an impossible state (NaN or infinite values), or a user's
+    behaviour failed (raised, or returned the wrong shape or non-finite values)."""
 
 
 @dataclass
@@ -103,6 +105,19 @@ def run_scene(
     ``series_every``: sample the series (:mod:`rigidflock.runs.series`) at tick 0 and every K-th
     tick into ``result.series``; ``series_path`` writes it (CSV or Parquet by the name; K
     defaults to 10)."""
+    try:
+        return _run(
+            scene, ticks, seed, metrics_path, trace_path, trace_every, progress, record_path,
+            record_precision, series_path, series_every,
+        )  # fmt: skip
+    except BehaviourError as e:
+        raise RunFailed(str(e)) from e
+
+
+def _run(
+    scene, ticks, seed, metrics_path, trace_path, trace_every, progress, record_path,
+    record_precision, series_path, series_every,
+) -> RunResult:  # fmt: skip
     sim = Simulation(scene, seed=seed)
     collector = Collector(sim, flock_link(scene))
     if series_every is None and series_path is not None:

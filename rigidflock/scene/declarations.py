@@ -30,6 +30,8 @@ KINDS = {
     "rect": "[x0, y0, x1, y1]",
     "ids": "array of integers",
     "script": "array of tables",
+    "names": "array of strings",
+    "params": "table of any values",
 }
 
 

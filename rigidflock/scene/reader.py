@@ -22,6 +22,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from rigidflock.scene.behaviour_section import read_behaviours
 from rigidflock.scene.checks import Geo
 from rigidflock.scene.declarations import file_keys
 from rigidflock.scene.errors import Ctx, SceneError, short
@@ -103,6 +104,7 @@ def _read_tables(ctx: Ctx, data: dict) -> dict:
         geo.spawn_points = [p for g in groups for p in g.spawn.positions]
     parts["orders"] = read_orders(ctx, data, geo, groups)
     parts["events"] = read_events(ctx, data, geo)
+    parts["behaviours"] = read_behaviours(ctx, data, groups)
     parts["run"] = read_spec(ctx, data, "run", "", RunSpec)
     return parts
 

@@ -377,6 +377,36 @@ class EventSpec:
     )
 
 
+_FUNCTION_HELP = (
+    'the behaviour\'s function: "module:name" (any importable module, e.g. '
+    '"rigidflock.behaviours.examples:wander"), or the name a package registered in the entry '
+    'point group "rigidflock.behaviours"'
+)
+
+
+@dataclass(frozen=True)
+class BehaviourSpec:
+    """A user's steering behaviour: ``function(units, params)`` returns a world-frame direction
+    (n, 2) per unit it applies to (or ``(directions, throttle)``), which becomes a bow force as
+    cohesion's direction does, times ``weight``."""
+
+    function: str = key(kind="str", required=True, help=_FUNCTION_HELP)
+    weight: float = key(
+        1.0, ge=0, most=MAX_FACTOR, help="weight of the behaviour's bow force, times S (no unit)"
+    )
+    families: tuple[str, ...] | None = key(
+        None,
+        kind="names",
+        max_items=MAX_TABLES,
+        help="the families it applies to (default: every AI unit)",
+    )
+    params: dict = key(
+        default_factory=dict,
+        kind="params",
+        help="passed to the function as a dict (any TOML values)",
+    )
+
+
 @dataclass(frozen=True)
 class RunSpec:
     ticks: int = key(1800, ge=1, help="ticks `rigidflock run` runs when --ticks is not given")
@@ -421,6 +451,13 @@ class Scene:
     )
     events: tuple[EventSpec, ...] = key(
         (), kind="tables", spec=EventSpec, max_items=MAX_TABLES, help="things that happen at a tick"
+    )
+    behaviours: tuple[BehaviourSpec, ...] = key(
+        (),
+        kind="tables",
+        spec=BehaviourSpec,
+        max_items=MAX_TABLES,
+        help="your own steering behaviours, blended with the rules (docs: Writing a behaviour)",
     )
     run: RunSpec = key(default_factory=RunSpec, help="how long the scene runs")
     source: str = field(default="<scene>", metadata=not_a_key())  # file name used in messages

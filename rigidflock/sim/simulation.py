@@ -49,6 +49,7 @@ import numpy as np
 
 from rigidflock.bundled import resolve_scene
 from rigidflock.model import background, vehicle
+from rigidflock.model.behaviours import Behaviours, resolve
 from rigidflock.model.player import PlayerControl
 from rigidflock.model.spawning import build_units, spawn
 from rigidflock.model.state import State
@@ -59,6 +60,7 @@ from rigidflock.model.steering.unpin import back_out, unpin_throttle
 from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
+from rigidflock.sim.behaviour_specs import with_behaviours
 from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
 from rigidflock.sim.inspection import Inspection
 from rigidflock.sim.measurables import Measurables, ReadOnlyViews, measurables_of
@@ -89,7 +91,14 @@ class Simulation(Inspection):
     list's reuse margin (world units), and the steering's kernels, the parallel ones (True) or
     their one-thread twins, which compile several times faster (False; None, the default: by
     the world's size, parallel from ``rigidflock.model.steering.blend.PARALLEL_FROM`` AI
-    units)."""
+    units).
+
+    ``behaviours``: users' steering behaviours added to the scene's ``[[behaviours]]``, each a
+    :class:`~rigidflock.scene.BehaviourSpec`, a dict of its keys (``function``, ``weight``,
+    ``families``, ``params``) or a function; a function is named by its module and name, so
+    it must be defined at a module's top level (``self.scene`` then lists it: recordings name
+    it). The behaviours' functions are imported here (a missing one: SceneError);
+    ``behaviours_used`` lists them with their source hashes."""
 
     def __init__(
         self,
@@ -97,10 +106,16 @@ class Simulation(Inspection):
         seed: int | None = None,
         neighbour_skin: float | None = None,
         parallel: bool | None = None,
+        behaviours=None,
     ):
         # a path (or a bundled scene's name) is read like `rigidflock run` reads it (SceneError
         # for a bad file)
         self.scene = scene if isinstance(scene, Scene) else load_scene(resolve_scene(scene))
+        functions: dict = {}
+        if behaviours:
+            self.scene, functions = with_behaviours(self.scene, behaviours)
+        # imported once: a user's module runs its code as a script would (SceneError if missing)
+        self._resolved = resolve(self.scene, functions)
         self.seed = self.scene.seed if seed is None else int(seed)
         # Neighbour reuse margin (world units); results do not depend on it, only speed does.
         self.neighbour_skin = neighbour_skin
@@ -138,6 +153,12 @@ class Simulation(Inspection):
         for e in sc.events:
             self._due_buildings[e.tick].append(e.add_building)
         self.world = self._spawn_world()
+        self._behaviours = None
+        if self._resolved:
+            self._behaviours = Behaviours(
+                self._resolved, self.units, self.size, sc.world.bounds, sc.world.dt
+            )
+            self._behaviours.reset(self.seed)
         n = self.units.n
         skin = self.neighbour_skin
         if skin is None:
@@ -222,9 +243,29 @@ class Simulation(Inspection):
         (None: the units' own; :meth:`~rigidflock.rts.orders.Orders.steering_keys`)."""
         return self.orders.steering_keys()
 
+    @property
+    def behaviours_used(self) -> list[dict]:
+        """The run's behaviours as recordings store them: ``function`` (the scene's name) and
+        ``source_hash`` (:func:`~rigidflock.model.behaviours.source_hash`) of each."""
+        return [{"function": r.name, "source_hash": r.source_hash} for r in self._resolved]
+
+    def _decide(self, st: State, rules, flock_key=None, role=None, wall_feeler=None):
+        """The behaviours' forces and throttles on ``st``, then the rules' decision with them
+        (``Steering.throttle``: the behaviours' throttle caps)."""
+        if flock_key is not False:  # False: the neighbour terms were found already
+            self._steerer.pairs(st, rules, flock_key)
+        t0 = time.perf_counter()
+        force, throttle = self._behaviours(st, rules.steering_force, self._steerer.trig)
+        self.timings["behaviours"] += time.perf_counter() - t0
+        out = self._steerer.decide(st, rules, role, wall_feeler, force)
+        out.throttle = throttle
+        return out
+
     def _decision(self, st: State) -> background.Job:
         """The rules' decision for snapshot ``st``, to run (``job.run()``, or in the
         background)."""
+        if self._behaviours is not None:
+            return background.Job(self._decide, st, self.rules, *self._keys())
         return background.Job(self._steerer, st, self.rules, *self._keys())
 
     def _neighbours(self, st: State, key: np.ndarray | None) -> State:
@@ -379,7 +420,7 @@ class Simulation(Inspection):
         if (changed and not self._beside) or self._afresh:  # beside: the next one reacts
             self._afresh = False
             self._analyse()
-        throttle = self._ones
+        throttle = self._ones if self.steering.throttle is None else self.steering.throttle
         spared = self._spare_none
         backing = self._backing_none
         fs = self.steering.force  # copied before any write
@@ -420,7 +461,10 @@ class Simulation(Inspection):
         if decision is None:
             self._analyse()
         elif self._lag:  # on this snapshot, with the neighbour terms of the one before
-            self.steering = self._steerer.decide(st, self.rules, *self._lag_keys)
+            if self._behaviours is not None:
+                self.steering = self._decide(st, self.rules, False, *self._lag_keys)
+            else:
+                self.steering = self._steerer.decide(st, self.rules, *self._lag_keys)
             self.steering_state = st
             st.leader = self.steering.leader
         c = self.world.contacts - before

@@ -145,6 +145,7 @@ class Steerer:
         self._family = np.ascontiguousarray(units.family, dtype=np.int64)
         self._role = np.ascontiguousarray(units.role, dtype=np.int64)
         self._wall_feeler = np.full(units.n, np.inf)  # no unit's wall feeler cut short
+        self._behaviour_force = np.zeros(units.n)  # the users' behaviours' forces this decision
         self._grid = None  # obstacle cell grid, built on first use
         self._obs = np.ascontiguousarray(world.obstacles, dtype=np.float64).reshape(-1, 3)
         box = world.box
@@ -253,19 +254,20 @@ class Steerer:
         pairs(self._rows, self._row_bodies, pair_rules, self._box, self._sums(), self.trig)
 
     def _unit_bundles(
-        self, rules, roles, wall_feeler
+        self, rules, roles, wall_feeler, behaviours: bool = False
     ) -> tuple[unit_kernel.UnitRules, unit_kernel.Weights]:
-        """The unit pass's rules and weights, made again only when the rules, roles or wall
-        feelers change (saves building them every tick)."""
+        """The unit pass's rules and weights, made again only when the rules, roles, wall
+        feelers or whether behaviours steer change (saves building them every tick)."""
         cached = self._unit_cache
-        inputs = (rules, roles, wall_feeler)
+        inputs = (rules, roles, wall_feeler, behaviours)
         if cached is not None and all(a is b for a, b in zip(cached[0], inputs, strict=True)):
             return cached[1]
         u, wt = self.units, rules.weights
         bundles = (
             unit_kernel.UnitRules(u.n_ai, u.has_player, roles, u.length, u.width,
                                   touch_distance(u), rules.feeler_factor, wall_feeler,
-                                  rules.flocking, rules.chase, rules.avoidance, self.world.walls),
+                                  rules.flocking, rules.chase, rules.avoidance, self.world.walls,
+                                  behaviours, self._behaviour_force),
             unit_kernel.Weights(rules.steering_force, wt.cohesion, wt.alignment, wt.separation,
                                 wt.chase, wt.avoidance),
         )  # fmt: skip
@@ -292,14 +294,17 @@ class Steerer:
         self._geometry_cache = (rules, geometry)
         return geometry
 
-    def __call__(self, st: State, rules, flock_key=None, role=None, wall_feeler=None) -> Steering:
+    def __call__(
+        self, st: State, rules, flock_key=None, role=None, wall_feeler=None, behaviour_force=None
+    ) -> Steering:
         """``flock_key`` (N,): who flocks with whom (default: the family); ``role`` (N,): role
         codes to use this tick (default: the units' own; ordered units lead nobody);
         ``wall_feeler`` (N,): the most each unit's feeler reaches for the world's walls, world
-        units (default: as far as for obstacles). The same as :meth:`pairs` then
-        :meth:`decide` on ``st``."""
+        units (default: as far as for obstacles); ``behaviour_force`` (N,): bow forces of the
+        users' behaviours, newtons, added to the AI units' other rules before the avoidance
+        priority (default: none). The same as :meth:`pairs` then :meth:`decide` on ``st``."""
         self.pairs(st, rules, flock_key)
-        return self.decide(st, rules, role, wall_feeler)
+        return self.decide(st, rules, role, wall_feeler, behaviour_force)
 
     def pairs(self, st: State, rules, flock_key=None, threads: int | None = None) -> None:
         """The neighbour terms on snapshot ``st``: the candidate rows and the pair pass's sums
@@ -331,11 +336,13 @@ class Steerer:
         if threads is None:
             self._pair_seconds = t2 - t1
 
-    def decide(self, st: State, rules, role=None, wall_feeler=None) -> Steering:
+    def decide(
+        self, st: State, rules, role=None, wall_feeler=None, behaviour_force=None
+    ) -> Steering:
         """The decision on snapshot ``st`` from the neighbour terms of the last :meth:`pairs`
         (on ``st`` itself, or on an earlier snapshot: ``world.neighbour_ticks``): each unit's
-        heading, blended bow force, leader flag, chase and feelers (``role``, ``wall_feeler``:
-        as for :meth:`__call__`)."""
+        heading, blended bow force, leader flag, chase and feelers (``role``, ``wall_feeler``,
+        ``behaviour_force``: as for :meth:`__call__`)."""
         units = self.units
         self.threads.begin()
         roles = self._role if role is None else np.ascontiguousarray(role, np.int64)
@@ -345,6 +352,12 @@ class Steerer:
             wall_feeler = np.ascontiguousarray(wall_feeler, np.float64)
             if wall_feeler.shape != (units.n,):  # the kernel reads one per unit, unchecked
                 raise ValueError(f"wall_feeler: shape {wall_feeler.shape}, want ({units.n},)")
+        if behaviour_force is not None:
+            if np.shape(behaviour_force) != (units.n,):  # the kernel reads one per unit
+                raise ValueError(
+                    f"behaviour_force: shape {np.shape(behaviour_force)}, want ({units.n},)"
+                )
+            np.copyto(self._behaviour_force, behaviour_force)
         pos = np.ascontiguousarray(st.pos)
         vel = np.ascontiguousarray(st.vel)
         _, _, grid = self._geometry(rules)
@@ -356,7 +369,9 @@ class Steerer:
             np.copyto(out.nn, self._nn)
             out.nn_radius = self._pair_radius
         np.copyto(out.gap, self._gap)
-        unit_rules, weights = self._unit_bundles(rules, roles, wall_feeler)
+        unit_rules, weights = self._unit_bundles(
+            rules, roles, wall_feeler, behaviour_force is not None
+        )
         unit_pass = unit_kernel.unit_pass if self.parallel else unit_kernel.unit_pass_serial
         unit_pass(
             kernels.Bodies(pos, vel, st.angle), self._sums(), unit_rules, weights, grid,

@@ -38,6 +38,8 @@ class Steering:
     # or the Steerer's candidate rows and their mask (ptr, nbr, order, mask; cells.row_pairs)
     pair_source: tuple = field(default_factory=tuple, repr=False)
     _pairs: tuple | None = field(default=None, repr=False)
+    # (N,) the users' behaviours' throttle caps, in [0, 1] (None: no behaviour gave one)
+    throttle: np.ndarray | None = field(default=None, repr=False)
 
     def copy(self) -> Steering:
         """A copy with arrays of its own (the candidate rows, new at each neighbour rebuild and
@@ -49,6 +51,7 @@ class Steering:
             self.force.copy(), self.heading.copy(), self.leader.copy(), self.feeler_end.copy(),
             self.felt.copy(), self.target.copy(), self.gap.copy(), self.nn.copy(),
             self.nn_radius, source, self._pairs,
+            None if self.throttle is None else self.throttle.copy(),
         )  # fmt: skip
 
     @property
@@ -104,6 +107,7 @@ class OutputSets:
         if sets:
             self._turn = (self._turn + 1) % len(sets)
             out._pairs = None  # made again from this decision's pair source on demand
+            out.throttle = None
         return out
 
 

@@ -61,8 +61,9 @@ class UnitRules(NamedTuple):
     the player, role codes (``state.ROLE_*``), length, width and contact distance (N,; world
     units, ``blend.touch_distance``: computed once, a hypot per unit per tick cost ~10% of the
     pass), the feeler factor, the most each unit's feeler reaches for the world's walls (N,;
-    world units, inf: as far as for obstacles), and which rules are on (``walls``: the world's
-    bounds are walls)."""
+    world units, inf: as far as for obstacles), which rules are on (``walls``: the world's
+    bounds are walls), and the users' behaviours' bow forces (N,; newtons), added to the other
+    rules' before the avoidance priority when ``behaviours`` is on (off, they are not read)."""
 
     n_ai: int
     has_player: bool
@@ -76,6 +77,8 @@ class UnitRules(NamedTuple):
     chase: bool
     avoidance: bool
     walls: bool
+    behaviours: bool
+    behaviour_force: np.ndarray
 
 
 class ObstacleGrid(NamedTuple):
@@ -209,6 +212,7 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
         rules.feeler_factor, rules.flocking, rules.chase, rules.avoidance, rules.walls
     )  # fmt: skip
     wall_feeler = rules.wall_feeler
+    behaviours, behaviour_force = rules.behaviours, rules.behaviour_force
     S, w_coh, w_ali, w_sep, w_chase, w_avoid = weights
     obs, o_start, o_items = grid.obs, grid.start, grid.items
     ox, oy, sx, sy = grid.origin[0], grid.origin[1], grid.cell[0], grid.cell[1]
@@ -253,6 +257,8 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
             fs += w_chase * S * _side(ax * lx + ay * ly)
             target[u, 0] = pos[u, 0] + ax
             target[u, 1] = pos[u, 1] + ay
+        if behaviours and u < n_ai:
+            fs += behaviour_force[u]
         feeler = length[u] * feeler_factor
         feeler_end[u, 0] = pos[u, 0] + hx * feeler
         feeler_end[u, 1] = pos[u, 1] + hy * feeler
