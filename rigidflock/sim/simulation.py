@@ -59,7 +59,8 @@ from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
 from rigidflock.scene.specs import LATE_NEIGHBOURS_FROM
-from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
+from rigidflock.sim.changes import ChangeError, Tuning
+from rigidflock.sim.commands import Command, CommandError, StepEvents, apply_toggles, check_command
 from rigidflock.sim.inspection import Inspection
 from rigidflock.sim.measurables import Measurables, ReadOnlyViews, measurables_of
 
@@ -116,6 +117,7 @@ class Simulation(Inspection):
         self.rng = np.random.default_rng(self.seed)
         sc = self.scene
         self.rules: RulesSpec = sc.rules
+        self.tuning = Tuning(sc)  # the settings changed since (Command.changes, toggles)
         self.size = np.asarray(sc.world.size, dtype=float)
         self.box = self.size if sc.world.bounds == "wrap" else None
         self.obstacles = place_obstacles(sc, self.rng)  # the scene generation: same draws
@@ -282,6 +284,31 @@ class Simulation(Inspection):
             self.box is not None, throttle[:n],
         )  # fmt: skip
 
+    def tuned_scene(self) -> Scene:
+        """The scene as tuned by the commands so far (changes and rule switches since the last
+        :meth:`reset`): a valid scene whose ``text`` runs those settings from tick zero."""
+        return self.tuning.scene()
+
+    def _propose(self, command: Command | None):
+        """(changes, scene) after ``command``'s changes, validated; None without any."""
+        if command is None or not command.changes:
+            return None
+        try:
+            return self.tuning.propose(command.changes)
+        except ChangeError as e:
+            raise CommandError(f"Command.changes: {e}") from None
+
+    def _retune(self, changes: dict, scene: Scene) -> None:
+        """Take the changes: the rules, and the per-unit thrust, steering force, drag and turn
+        damping in place (everything that reads them reads the same arrays)."""
+        self.tuning.take(changes, scene)
+        self.rules = scene.rules
+        self.orders.scene = scene  # orders read the rules' steering force from it
+        new, u = build_units(scene), self.units
+        for name in ("thrust", "max_steer", "drag_k", "angular_damping"):
+            np.copyto(getattr(u, name), getattr(new, name))
+        np.copyto(self._cruise, u.cruise_speed)
+
     # -- stepping -----------------------------------------------------------------------------
 
     def _physics(self, st: State, throttle: np.ndarray, fs: np.ndarray) -> background.Job | None:
@@ -346,11 +373,15 @@ class Simulation(Inspection):
         """Advance one tick. ``command`` drives the player and may switch rules; a bad one raises
         :class:`~rigidflock.sim.commands.CommandError` before anything changes."""
         check_command(command)
+        tuned = self._propose(command)
         self._settle()
         u, st = self.units, self.state
-        changed = False
+        changed = tuned is not None
+        if changed:
+            self._retune(*tuned)
         if command is not None and command.toggles:
             self.rules = apply_toggles(self.rules, command.toggles)
+            self.tuning.switches(command.toggles)
             changed = True
         buildings = self._due_buildings.pop(self.tick, [])
         orders = self._due_orders.pop(self.tick, [])
