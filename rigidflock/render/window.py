@@ -23,10 +23,12 @@ goes into the file's header, so a recording started mid-run still re-simulates f
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from rigidflock.render import colors as C
 from rigidflock.render.backend import key, pyglet
 from rigidflock.render.frame import Frame, Overlays, frame_from_sim, interpolate
 from rigidflock.render.hud import Hud, sim_hud
@@ -34,8 +36,11 @@ from rigidflock.render.input import Controls
 from rigidflock.render.live_status import LiveStatus
 from rigidflock.render.recording import LiveRecording
 from rigidflock.render.rts_mouse import RtsMouse
+from rigidflock.render.tuning import Tuner
+from rigidflock.render.tuning_panel import TextBox, TuningPanel, tuning_width
 from rigidflock.render.window_base import WindowBase
-from rigidflock.sim import Command, Simulation
+from rigidflock.sim import Command, Simulation, save_scene
+from rigidflock.sim.changes import ChangeError
 
 TICK_BUDGET = 0.030  # seconds of ticking per frame at most
 
@@ -64,6 +69,8 @@ class Viewer(WindowBase):
         pause_at: int | None = None,
         samples: int = 4,
         screenshot_dir: str | Path = ".",
+        tuning: bool = False,
+        tuned_path: str | Path | None = None,
     ):
         self.sim = sim
         super().__init__(
@@ -72,7 +79,19 @@ class Viewer(WindowBase):
             budget=TICK_BUDGET,
         )  # fmt: skip
         player = sim.scene.player
-        self.controls = Controls(player.control if player is not None else None, self.overlays)
+        self.tuner = Tuner(sim.scene, shown=tuning)
+        self.controls = Controls(
+            player.control if player is not None else None,
+            self.overlays,
+            self.tuner,
+            self._tuned_scene,
+        )
+        self.tuned_path = Path(tuned_path) if tuned_path is not None else None
+        self.panel = TuningPanel(self.tuner, self.controls.value, self.controls.change)
+        self.notice = TextBox(C.ERROR_TEXT, top=True)  # a scene file's errors, until fixed
+        self.notice_lines: list[str] = []
+        self.renderer.extras += [self.panel, self.notice]
+        self.fit()  # clear of the tuning panel when it shows
         self.on_command = on_command
         self.pause_at = pause_at
         self.status = LiveStatus()
@@ -88,6 +107,13 @@ class Viewer(WindowBase):
             on_mouse_drag=m.on_mouse_drag,
             on_mouse_release=m.on_mouse_release,
             on_mouse_leave=m.on_mouse_leave,
+        )
+        p = self.panel  # above the world's mouse: what it takes, the world does not see
+        self.window.push_handlers(
+            on_mouse_press=p.on_mouse_press,
+            on_mouse_drag=p.on_mouse_drag,
+            on_mouse_release=p.on_mouse_release,
+            on_mouse_scroll=p.on_mouse_scroll,
         )
         self.window.push_handlers(self.keys)
         self._prev = (sim.state.pos.copy(), sim.state.angle.copy())
@@ -128,6 +154,12 @@ class Viewer(WindowBase):
     def tick(self) -> None:
         """One simulation tick with the command from the keys held now."""
         command = self.controls.command(self.keys)
+        if command.changes:
+            try:  # a change the run would refuse is dropped and said, never raised
+                self.sim.tuning.propose(command.changes)
+            except ChangeError as e:
+                self.status.say(f"not changed: {e}")
+                command = dataclasses.replace(command, changes={})
         st = self.sim.state
         self._prev = (st.pos.copy(), st.angle.copy())
         if self.on_command is not None:
@@ -168,6 +200,10 @@ class Viewer(WindowBase):
             f = f.moved(pos, ang)
         return f
 
+    def right_margin(self, width: int, height: int) -> int:
+        """The tuning panel's width while it shows (the world is fitted left of it)."""
+        return tuning_width(width, height) if self.tuner.shown else 0
+
     def picks(self, f: Frame):
         return self.mouse.hovered(f), self.mouse.marquee_world()
 
@@ -194,8 +230,20 @@ class Viewer(WindowBase):
             st.show(hud, now, rec.path.name if rec is not None else None)
         return st.hud
 
+    def _panels(self) -> None:
+        """The tuning panel and the notice laid out for the window's size, with this tick's
+        values."""
+        w, h = self.camera.width, self.camera.height
+        self.panel.update(w, h)
+        self.notice.update(self.notice_lines, w, h)
+
+    def capture(self):
+        self._panels()
+        return super().capture()
+
     def draw(self) -> None:
         t0 = time.perf_counter()
+        self._panels()
         super().draw()
         self.frame_ms = (time.perf_counter() - t0) * 1e3
         self.status.fps.add(time.perf_counter())
@@ -203,6 +251,23 @@ class Viewer(WindowBase):
     def screenshot_path(self) -> Path:
         stem = Path(str(self.sim.scene.source)).stem or "rigidflock"
         return self.screenshot_dir / f"rigidflock-{stem}-{self.sim.tick:06d}.png"
+
+    # -- the tuned scene ------------------------------------------------------------------------
+
+    def _tuned_scene(self):
+        return self.sim.tuned_scene()  # of the run now (a reload starts another)
+
+    def save_tuned(self, path: str | Path | None = None) -> Path:
+        """Write the scene as tuned (:meth:`Simulation.tuned_scene`: a TOML file ``check``
+        accepts, the tuned settings from tick zero) to ``path`` (default: ``tuned_path``, else
+        ``STEM-tuned.toml`` in ``screenshot_dir``); said on screen."""
+        if path is None:
+            stem = Path(str(self.sim.scene.source)).stem or "scene"
+            path = self.tuned_path or self.screenshot_dir / f"{stem}-tuned.toml"
+        path = save_scene(self.sim.tuned_scene(), path)
+        n = len(self.sim.tuning.changes)
+        self.status.say(f"wrote {path.name}: the scene with {n} setting(s) as tuned")
+        return path
 
     # -- recording ----------------------------------------------------------------------------
 
@@ -217,8 +282,10 @@ class Viewer(WindowBase):
     # -- events -------------------------------------------------------------------------------
 
     def on_key_press(self, symbol: int, modifiers: int):
-        was_driving = self.controls.driving
+        was_driving, shown = self.controls.driving, self.tuner.shown
         action = self.controls.key_press(symbol, modifiers, self.sim.rules)
+        if self.tuner.shown != shown:  # the world makes room for the panel, or takes it back
+            self.on_resize(*self.window.get_size())
         if self.controls.driving and not was_driving:
             self.status.say("arrow keys drive the player now (the scene's control let go)")
         if action == "step":
@@ -230,6 +297,11 @@ class Viewer(WindowBase):
                 self.start_recording()
         elif action == "building":
             self.mouse.building_at()
+        elif action == "save-tuned":
+            try:
+                self.save_tuned()
+            except OSError as e:
+                self.status.say(f"could not write the tuned scene: {e}")
         else:
             self.perform(action)
         return pyglet.event.EVENT_HANDLED

@@ -17,10 +17,13 @@ constants.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from pathlib import Path
 
 import numpy as np
 
+from rigidflock.outputs import atomic_open
 from rigidflock.scene import Scene, SceneError
 from rigidflock.scene.budget import check_budget, check_rasters
 from rigidflock.scene.declarations import declared
@@ -161,3 +164,12 @@ class Tuning:
             merged[f"rules.{name}"] = value if name == "view" else bool(value)
         self.changes = merged
         self._scene = None  # made again when asked for
+
+
+def save_scene(scene: Scene, path: str | os.PathLike) -> Path:
+    """Write ``scene.text`` (e.g. :meth:`Simulation.tuned_scene`'s: a TOML file ``check``
+    accepts) to ``path``, whole or not at all. Returns the path."""
+    path = Path(path)
+    with atomic_open(path, "w", encoding="utf-8") as fh:
+        fh.write(scene.text)
+    return path
