@@ -38,6 +38,7 @@ from rigidflock.render.recording import LiveRecording
 from rigidflock.render.rts_mouse import RtsMouse
 from rigidflock.render.tuning import Tuner
 from rigidflock.render.tuning_panel import TextBox, TuningPanel, tuning_width
+from rigidflock.render.watch import SceneWatch
 from rigidflock.render.window_base import WindowBase
 from rigidflock.sim import Command, Simulation, save_scene
 from rigidflock.sim.changes import ChangeError
@@ -173,7 +174,9 @@ class Viewer(WindowBase):
             self.pause_at = None
 
     def advance(self, elapsed: float) -> int:
-        """Feed ``elapsed`` real seconds to the clock; run the ticks that are due."""
+        """Feed ``elapsed`` real seconds to the clock; run the ticks that are due (after
+        taking a saved scene file, with ``--watch``)."""
+        self.poll_watch()
         c = self.clock
         c.speed, c.budget = self.controls.speed, self.tick_budget
         # a tick may pause the run (pause_at): the rest of the backlog is then dropped
@@ -251,6 +254,62 @@ class Viewer(WindowBase):
     def screenshot_path(self) -> Path:
         stem = Path(str(self.sim.scene.source)).stem or "rigidflock"
         return self.screenshot_dir / f"rigidflock-{stem}-{self.sim.tick:06d}.png"
+
+    # -- another scene, --watch --------------------------------------------------------------
+
+    def restart(self, scene, seed: int | None = None, why: str = "restarted") -> None:
+        """Run ``scene`` from tick 0 (``seed``: default the scene's) in this window, with the
+        same camera (fitted again only when the world's size changed); a recording ends."""
+        sim = Simulation(scene, seed=seed)  # may raise: the old run goes on then
+        if self.recorder is not None:
+            self.stop_recording()
+            why += "; the recording ended with the old scene"
+        self.sim = sim
+        self.recording = LiveRecording(sim, on_change=self.status.invalidate)
+        self.tuner.load(scene)
+        self.controls.drop_changes()
+        self.selection = self.selection[:0]
+        self._prev = (sim.state.pos.copy(), sim.state.angle.copy())
+        self.clock.dt = scene.world.dt
+        self.clock.reset()
+        self.window.set_caption(viewer_title(scene))
+        if tuple(scene.world.size) != tuple(self.world_size):
+            self.world_size = scene.world.size
+            self.fit()
+        self.status.say(f"{why}: {Path(str(scene.source)).name} at tick 0")
+
+    def watch(self, path, overrides=(), seed: int | None = None) -> None:
+        """Read ``path`` again whenever it is saved (``overrides``: the ``--set`` of the command
+        line): changed settings go into the next tick's command, other changes restart the
+        scene (:meth:`restart`); a file with errors shows them and the run goes on."""
+        self.watcher = SceneWatch(path, self.sim.scene, overrides, seed)
+        self._watch_seed = seed
+
+    def poll_watch(self, now: float | None = None):
+        """Look at the watched file (at most every few tenths of a second); returns what it
+        asked for (:class:`~rigidflock.render.watch.Reload`) or None."""
+        w = getattr(self, "watcher", None)
+        got = w.poll(now) if w is not None else None
+        if got is None:
+            return None
+        name = w.path.name
+        if got.kind == "error":
+            self.notice_lines = [*got.errors[:8], f"{name}: the last good scene keeps running"]
+            self.status.say(f"{name}: {len(got.errors)} error(s), not reloaded")
+            return got
+        self.notice_lines = []
+        if got.kind == "restart":
+            shown = ", ".join(got.fixed[:3]) + (" ..." if len(got.fixed) > 3 else "")
+            try:
+                self.restart(got.scene, self._watch_seed, why=f"{name}: {shown} changed")
+            except Exception as e:  # the scene passed check, yet did not build: keep the old
+                self.notice_lines = [f"{name}: cannot start: {e}", "the last scene keeps running"]
+        else:
+            for path, value in got.changes.items():
+                self.controls.change(path, value)
+            said = ", ".join(f"{p} = {v}" for p, v in list(got.changes.items())[:3])
+            self.status.say(f"{name}: {said or 'nothing to change'} (live)")
+        return got
 
     # -- the tuned scene ------------------------------------------------------------------------
 
