@@ -36,10 +36,13 @@ from rigidflock.render.input import Controls
 from rigidflock.render.live_status import LiveStatus
 from rigidflock.render.recording import LiveRecording
 from rigidflock.render.rts_mouse import RtsMouse
+from rigidflock.render.scene_list import SceneList
 from rigidflock.render.tuning import Tuner
 from rigidflock.render.tuning_panel import TextBox, TuningPanel, tuning_width
 from rigidflock.render.watch import SceneWatch
 from rigidflock.render.window_base import WindowBase
+from rigidflock.scene import SceneError, load_scene
+from rigidflock.scene.budget import check_runs
 from rigidflock.sim import Command, Simulation, save_scene
 from rigidflock.sim.changes import ChangeError
 
@@ -91,7 +94,9 @@ class Viewer(WindowBase):
         self.panel = TuningPanel(self.tuner, self.controls.value, self.controls.change)
         self.notice = TextBox(C.ERROR_TEXT, top=True)  # a scene file's errors, until fixed
         self.notice_lines: list[str] = []
-        self.renderer.extras += [self.panel, self.notice]
+        self.scenes = SceneList()  # L: the bundled scenes and the current folder's
+        self.scene_box = TextBox()
+        self.renderer.extras += [self.panel, self.notice, self.scene_box]
         self.fit()  # clear of the tuning panel when it shows
         self.on_command = on_command
         self.pause_at = pause_at
@@ -239,6 +244,7 @@ class Viewer(WindowBase):
         w, h = self.camera.width, self.camera.height
         self.panel.update(w, h)
         self.notice.update(self.notice_lines, w, h)
+        self.scene_box.update(self.scenes.lines(str(self.sim.scene.source)), w, h)
 
     def capture(self):
         self._panels()
@@ -340,7 +346,41 @@ class Viewer(WindowBase):
 
     # -- events -------------------------------------------------------------------------------
 
+    def open_scene(self, path) -> bool:
+        """Run the scene file ``path`` from tick 0 in this window (checked as ``view`` checks
+        it; errors shown and the current scene kept). Watched, it is the file watched now."""
+        try:
+            scene = load_scene(path)
+            check_runs(scene)
+            self.restart(scene, why="opened")
+        except SceneError as e:
+            self.notice_lines = [*e.errors[:8], "the current scene keeps running"]
+            return False
+        self.notice_lines = []
+        if getattr(self, "watcher", None) is not None:
+            self.watch(path, (), None)
+        return True
+
+    def _scene_key(self, symbol: int) -> None:
+        """A key while the scene list shows: its own (the rest do nothing meanwhile)."""
+        lst = self.scenes
+        if symbol in (key.ESCAPE, key.L):
+            lst.close()
+        elif symbol in (key.UP, key.DOWN):
+            lst.move(-1 if symbol == key.UP else 1)
+        elif symbol in (key.ENTER, key.RETURN):
+            path = lst.pick()
+            if path is not None:
+                self.open_scene(path)
+        elif 48 <= symbol <= 57 or 97 <= symbol <= 122:  # 0-9, a-z
+            path = lst.pick(chr(symbol))
+            if path is not None:
+                self.open_scene(path)
+
     def on_key_press(self, symbol: int, modifiers: int):
+        if self.scenes.shown:
+            self._scene_key(symbol)
+            return pyglet.event.EVENT_HANDLED
         was_driving, shown = self.controls.driving, self.tuner.shown
         action = self.controls.key_press(symbol, modifiers, self.sim.rules)
         if self.tuner.shown != shown:  # the world makes room for the panel, or takes it back
@@ -356,6 +396,8 @@ class Viewer(WindowBase):
                 self.start_recording()
         elif action == "building":
             self.mouse.building_at()
+        elif action == "scenes":
+            self.scenes.open()
         elif action == "save-tuned":
             try:
                 self.save_tuned()

@@ -96,3 +96,49 @@ def test_an_edit_that_cannot_apply_live_restarts_at_tick_zero_with_the_same_came
     assert "groups[0].count changed" in v.message and "tick 0" in v.message
     v.step_ticks(3)
     assert v.poll_watch(now=2e9) is None  # nothing saved since
+
+
+# -- the scene list (L) --------------------------------------------------------------------------
+
+
+def press(v, symbol):
+    v.window.dispatch_event("on_key_press", symbol, 0)
+    v.window.dispatch_events()  # outside pyglet.app.run events are only queued
+
+
+def test_the_scene_list_opens_a_bundled_scene_with_one_key(tmp_path, monkeypatch):
+    from rigidflock.render.backend import key
+    from rigidflock.render.scene_list import scene_entries
+    from rigidflock.render.window import Viewer
+
+    (tmp_path / "mine.toml").write_text("[[groups]]\ncount = 3\n")
+    (tmp_path / "broken.toml").write_text("[[groups]]\ncount = -3\n")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')  # not a scene
+    monkeypatch.chdir(tmp_path)
+    entries = scene_entries()
+    names = [e.name for e in entries]
+    assert names[0] == "aidemo4" and "rts_doorway" in names and names[-2:] == ["broken", "mine"]
+    assert entries[-1].where == "here" and len({e.label for e in entries}) == len(entries)
+    v = Viewer(Simulation("aidemo4"), (800, 500), visible=False)
+    try:
+        v.step_ticks(5)
+        press(v, key.L)
+        assert v.scenes.shown
+        v.draw()  # the list draws over the world
+        doorway = next(e for e in entries if e.name == "rts_doorway")
+        press(v, ord(doorway.label))  # one key
+        assert not v.scenes.shown and v.sim.tick == 0
+        assert v.sim.scene.name == load_scene(doorway.path).name
+        assert v.sim.scene.world.size == load_scene(doorway.path).world.size
+        v.step_ticks(2)
+        press(v, key.L)
+        press(v, key.UP)  # the cursor wraps to the last
+        press(v, key.ENTER)
+        assert v.sim.units.n_ai == 3 and v.sim.tick == 0  # mine.toml, from the current folder
+        press(v, key.L)
+        broken = next(e for e in v.scenes.entries if e.name == "broken")
+        press(v, ord(broken.label))
+        assert v.sim.units.n_ai == 3  # not opened: the errors show, the scene runs on
+        assert any("groups[0].count" in line for line in v.notice_lines)
+    finally:
+        v.close()
