@@ -65,7 +65,8 @@ def test_a_slider_dragged_changes_the_setting_in_the_next_ticks_command(viewer, 
     mouse(viewer, "on_mouse_drag", x2, y, x2 - x, 0, buttons.LEFT, 0)
     mouse(viewer, "on_mouse_release", x2, y, buttons.LEFT, 0)
     assert sim.rules.weights.cohesion == 1.0  # changes wait for the next tick
-    assert len(viewer.selection) == 0 and viewer.marquee is None  # the press went to the panel, not to the world's selection
+    # the press went to the panel, not to the world's selection
+    assert len(viewer.selection) == 0 and viewer.marquee is None
     viewer.step_ticks(1)
     (path, value), *_ = commands[-1].changes.items()
     # 80% of the way along 0..5 (the knob's width takes a little off the travel)

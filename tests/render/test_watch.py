@@ -6,7 +6,7 @@ import os
 import pytest
 
 from rigidflock import Simulation, load_scene
-from rigidflock.render.watch import SceneWatch, scene_diff
+from rigidflock.render.watch import scene_diff
 from rigidflock.scene import parse_scene
 from tests.conftest import ROOT
 
@@ -36,8 +36,10 @@ def watched(tmp_path):
 
 def test_scene_diff_splits_live_keys_from_the_rest():
     a = parse_scene("[[groups]]\ncount = 3\n")
-    b = parse_scene('name = "x"\n[rules]\nview = "narrow"\nweights = { cohesion = 2 }\n'
-                    "[physics]\nangular_damping = 3\n[[groups]]\ncount = 3\nthrust = 12\n")  # fmt: skip
+    b = parse_scene(
+        'name = "x"\n[rules]\nview = "narrow"\nweights = { cohesion = 2 }\n'
+        "[physics]\nangular_damping = 3\n[[groups]]\ncount = 3\nthrust = 12\n"
+    )
     live, fixed = scene_diff(a, b)
     assert live == {"rules.view": "narrow", "rules.weights.cohesion": 2.0,
                     "physics.angular_damping": 3.0, "groups[0].thrust": 12.0}  # fmt: skip
