@@ -14,6 +14,14 @@ drag the units inside the rectangle, shift adds. A right click queues a move ord
 selection and ``B`` a square building at the cursor; both go into the next tick's command, like
 the rule switches, so ``on_command`` and the recorder see them.
 
+Tuning (:mod:`.tuning`, :mod:`.tuning_panel`): the panel's sliders and keys queue changes of
+scene keys (``Command.changes``) for the next tick, like the rule switches; ``W``
+(:meth:`Viewer.save_tuned`) writes the scene as tuned. :meth:`Viewer.watch` reads the scene
+file again when it is saved (:mod:`.watch`): settings that can change mid-run become changes,
+other edits :meth:`Viewer.restart` the scene at tick 0 with the same camera, and a file with
+errors shows them over the world while the last good scene runs on. ``L`` lists scenes to open
+(:mod:`.scene_list`, :meth:`Viewer.open_scene`).
+
 Recording (:class:`~rigidflock.render.recording.LiveRecording`): ``R`` (or
 :meth:`Viewer.start_recording`) writes a replay from the current tick on into a timestamped file;
 every command since the viewer started is kept (only the non-default ones, a few bytes each) and

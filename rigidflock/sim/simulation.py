@@ -299,15 +299,18 @@ class Simulation(Inspection):
             raise CommandError(f"Command.changes: {e}") from None
 
     def _retune(self, changes: dict, scene: Scene) -> None:
-        """Take the changes: the rules, and the per-unit thrust, steering force, drag and turn
-        damping in place (everything that reads them reads the same arrays)."""
+        """Take the changes: the rules, and, when a group's, the player's or the physics' keys
+        changed, the per-unit thrust, steering force, drag and turn damping in place (everything
+        that reads them reads the same arrays)."""
+        was = self.tuning.scene()
         self.tuning.take(changes, scene)
         self.rules = scene.rules
         self.orders.scene = scene  # orders read the rules' steering force from it
-        new, u = build_units(scene), self.units
-        for name in ("thrust", "max_steer", "drag_k", "angular_damping"):
-            np.copyto(getattr(u, name), getattr(new, name))
-        np.copyto(self._cruise, u.cruise_speed)
+        if (was.groups, was.player, was.physics) != (scene.groups, scene.player, scene.physics):
+            new, u = build_units(scene), self.units
+            for name in ("thrust", "max_steer", "drag_k", "angular_damping"):
+                np.copyto(getattr(u, name), getattr(new, name))
+            np.copyto(self._cruise, u.cruise_speed)
 
     # -- stepping -----------------------------------------------------------------------------
 
