@@ -68,8 +68,8 @@ def _live(cls, path: tuple) -> bool | None:
         if not rest or not isinstance(rest[0], int):
             return False
         rest = rest[1:]
-    if not rest:
-        return k.runtime and (k.spec is None or _all_live(k.spec))
+    if not rest:  # a table is live when every key in it is
+        return _all_live(k.spec) if k.spec is not None else k.runtime
     if k.kind not in ("table", "tables"):
         return None  # a key inside a value: the reader says so
     return _live(k.spec, rest)
@@ -130,7 +130,8 @@ class Tuning:
             live = _live(Scene, path)
             if live is False:
                 top = path[0]
-                raise ChangeError(f"{text} cannot change while the scene runs: {FIXED[top]}")
+                why = FIXED.get(str(top), "it is not a setting of the simulation")
+                raise ChangeError(f"{text} cannot change while the scene runs: {why}")
             for old in [p for p in merged if p == text or p.startswith((f"{text}.", f"{text}["))]:
                 del merged[old]
             merged[text] = _plain(value)

@@ -165,3 +165,31 @@ def test_reset_starts_again_from_the_scene():
     sim.reset()
     assert sim.rules == sim.scene.rules and sim.tuned_scene() is sim.scene
     np.testing.assert_array_equal(sim.units.thrust, thrust)
+
+
+@pytest.mark.parametrize(
+    "value", [float("nan"), float("inf"), 10**400, None, [1, 2], "2", {"x": 1}]
+)
+def test_a_value_that_is_not_a_weight_is_refused(value):
+    with pytest.raises(CommandError, match=r"Command\.changes: rules\.weights\.cohesion"):
+        Simulation(AIDEMO4).step(Command(changes={"rules.weights.cohesion": value}))
+
+
+def test_a_whole_table_of_live_keys_can_change_and_numpy_values_are_taken():
+    sim = Simulation(AIDEMO4)
+    sim.step(Command(changes={"rules": {"view": "narrow"}, "rules.weights.chase": np.float32(3)}))
+    assert sim.rules.view == "narrow" and sim.rules.weights.chase == 3.0
+    with pytest.raises(CommandError, match="player cannot change while the scene runs"):
+        sim.step(Command(changes={"player": {"thrust": 5}}))
+
+
+def test_a_replay_shows_the_rules_a_change_set(tmp_path):
+    from rigidflock.replay.playback import Playback
+
+    path = tmp_path / "tuned.rfr"
+    record_run(path, AIDEMO4, 20, {5: Command(changes={"rules.weights.cohesion": 2.5})})
+    with ReplayReader(path) as reader:
+        playback = Playback(reader)
+        # the command of tick 5 steered the state of tick 6
+        assert playback.rules_at(5).weights.cohesion == 1.0
+        assert playback.rules_at(6).weights.cohesion == 2.5
