@@ -319,6 +319,7 @@ class Viewer(WindowBase):
             except Exception as e:  # the scene passed check, yet did not build: keep the old
                 self.notice_lines = [f"{name}: cannot start: {e}", "the last scene keeps running"]
         else:
+            self.tuner.load(got.scene)  # reset goes back to the file's values now
             for path, value in got.changes.items():
                 self.controls.change(path, value)
             said = ", ".join(f"{p} = {v}" for p, v in list(got.changes.items())[:3])

@@ -58,6 +58,7 @@ def test_an_edited_weight_applies_live_at_the_next_tick(watched):
     assert v.sim.tick == 21 and v.sim.rules.weights.cohesion == 2.5  # the run went on
     assert "(live)" in v.message
     assert v.sim.tuned_scene().rules.weights.cohesion == 2.5  # W writes it back
+    assert v.tuner.resets(every=True)["rules.weights.cohesion"] == 2.5  # the file's value now
 
 
 def test_a_broken_edit_shows_its_errors_and_the_run_survives_it(watched):
