@@ -83,7 +83,8 @@ class Simulation(Inspection):
     for the snapshot before it, ``steering_state``; its arrays are reused, see the module's
     notes: ``steering.copy()`` to keep one), ``pairs_state`` (the snapshot its neighbour terms
     were found on), ``neighbour_ticks`` (the scene's, "auto" resolved for this run),
-    ``obstacles`` (M, 3), ``rules`` (the current switches), ``tick``; and the properties of
+    ``obstacles`` (M, 3), ``rules`` (the current switches), ``tuning`` (the settings changed
+    since :meth:`reset`: :class:`~rigidflock.sim.changes.Tuning`), ``tick``; and the properties of
     :class:`~rigidflock.sim.inspection.Inspection` (``steerer``, ``threaded``, ...)."""
 
     def __init__(
@@ -373,7 +374,8 @@ class Simulation(Inspection):
         self.timings["read"] += time.perf_counter() - t0
 
     def step(self, command: Command | None = None) -> StepEvents:
-        """Advance one tick. ``command`` drives the player and may switch rules; a bad one raises
+        """Advance one tick. ``command`` drives the player and may switch rules or change
+        settings (``changes``, taken at the start of the tick); a bad one raises
         :class:`~rigidflock.sim.commands.CommandError` before anything changes."""
         check_command(command)
         tuned = self._propose(command)
