@@ -84,6 +84,21 @@ def _add_view(sub) -> None:
         metavar="LIST",
         help="overlays to start with: vectors,arcs,feelers,links,targets (or all)",
     )
+    v.add_argument(
+        "--save-tuned",
+        metavar="FILE.toml",
+        help="write the scene as tuned (the panel's sliders, keys, --watch edits) to FILE when "
+        "the window closes and when W is pressed; with --screenshot, after the ticks",
+    )
+    v.add_argument(
+        "--watch",
+        action="store_true",
+        help="reload the scene file when it is saved: changed settings apply live, other "
+        "changes restart it at tick 0 with the same camera; errors show in the window",
+    )
+    v.add_argument(
+        "--no-tuning", action="store_true", help="start with the tuning panel hidden (P shows it)"
+    )
     record_args(v)
     v.set_defaults(func=run.cmd_view)
 

@@ -12,6 +12,7 @@ from rigidflock.cli.args import (
     load,
     plural,
     record_precision,
+    scene_path,
 )
 from rigidflock.cli.progress import progress_bar
 from rigidflock.outputs import check_writable
@@ -186,6 +187,8 @@ def cmd_view(args) -> int:
     precision = record_precision(args)
     if args.record:
         check_writable(args.record, "--record")
+    if args.save_tuned:
+        check_writable(args.save_tuned, "--save-tuned")
     compile_kernels(scene, quiet=False)
     sim = Simulation(scene, seed=args.seed)
     if args.screenshot:
@@ -207,6 +210,10 @@ def cmd_view(args) -> int:
 
         screenshot(sim, args.screenshot, args.size, args.show)
         print(f"{args.screenshot}: {args.size[0]}x{args.size[1]}, tick {sim.tick}")
+        if args.save_tuned:
+            from rigidflock.sim import save_scene
+
+            print(f"{save_scene(sim.tuned_scene(), args.save_tuned)}: the scene as run")
         return EXIT_OK
     from rigidflock.render import backend
 
@@ -220,14 +227,19 @@ def cmd_view(args) -> int:
         return EXIT_FAILED
     from rigidflock.render.window import Viewer
 
-    viewer = Viewer(sim, args.size, overlays=args.show, pause_at=args.ticks)
+    viewer = Viewer(sim, args.size, overlays=args.show, pause_at=args.ticks,
+                    tuning=not args.no_tuning, tuned_path=args.save_tuned)  # fmt: skip
     viewer.record_precision = precision
+    if args.watch:
+        viewer.watch(scene_path(args.scene, "view"), args.set, args.seed)
     if args.record:
         viewer.start_recording(args.record)
     try:
         viewer.run()
     finally:
         viewer.stop_recording()
+        if args.save_tuned:
+            viewer.save_tuned()
     return EXIT_OK
 
 

@@ -1,10 +1,11 @@
 """Drawing and the interactive viewer: the only package that imports pyglet, and only lazily.
 
 The pure modules (``camera``, ``clock``, ``colors``, ``geometry``, ``frame``, ``png``,
-``recording``, ``selection``) use numpy, Pillow and the standard library; ``input`` (and so
-``hud`` and ``live_status``, for the key help) imports only pyglet's key-symbol table. The
-modules that need an OpenGL context (``backend``, ``mesh``, ``world_layers``, ``hud_layer``,
-``layers``, ``offscreen``, ``window_base``, ``window``, ``rts_mouse``, ``replay_window``) load
+``recording``, ``selection``, ``tuning``, ``watch``, ``scene_list``) use numpy, Pillow and the
+standard library; ``input`` (and so ``hud`` and ``live_status``, for the key help) imports only
+pyglet's key-symbol table. The modules that need an OpenGL context (``backend``, ``mesh``,
+``world_layers``, ``hud_layer``, ``layers``, ``offscreen``, ``window_base``, ``window``,
+``rts_mouse``, ``replay_window``, ``tuning_panel``) load
 pyglet when first imported, and ``backend`` chooses pyglet's headless (EGL) mode first when
 there is no display.
 

@@ -96,11 +96,12 @@ def side_panel_width(width: int, height: int | None = None, panel: bool = True) 
     return round(PANEL_WIDTH * panel_scale(width, height)) if panel else 0
 
 
-def fit_camera(world_size, screen_size, panel: bool = True) -> Camera:
+def fit_camera(world_size, screen_size, panel: bool = True, right: int = 0) -> Camera:
     """The camera a viewer or screenshot starts with: the whole world, right of the side panel
-    (the whole picture with ``panel=False``)."""
+    (the whole picture with ``panel=False``) and left of a column ``right`` pixels wide (the
+    viewer's tuning panel)."""
     w, h = int(screen_size[0]), int(screen_size[1])
     panel = side_panel_width(w, h, panel)
-    cam = Camera(w, h, viewport=(float(panel), 0.0, float(w - panel), float(h)))
+    cam = Camera(w, h, viewport=(float(panel), 0.0, float(w - panel - right), float(h)))
     cam.fit((0.0, 0.0), world_size)
     return cam

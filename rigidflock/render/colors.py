@@ -60,6 +60,7 @@ PANEL = (8, 10, 15, 215)
 PANEL_EDGE = (55, 64, 82, 255)
 TEXT = (215, 222, 235, 255)
 TEXT_DIM = (125, 135, 155, 255)
+ERROR_TEXT = (255, 150, 130, 255)  # a scene file's errors over the world
 
 
 def family_colors(family_names: tuple[str, ...], roles_by_family: dict[int, int]) -> np.ndarray:

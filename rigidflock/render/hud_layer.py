@@ -180,22 +180,23 @@ class HudLayer:
         return y
 
     def _help(self, width, height, shapes: list, edges: list) -> None:
-        """The key help, a framed box in the middle of the window."""
+        """The key help, a framed box in the middle of the window (scaled like the panel)."""
+        k = panel_scale(width, height)
         lab = self._label(
             help_text(),
             width / 2,
             height / 2,
-            size=10.5,
+            size=10.5 * k,
             mono=True,
             multiline=True,
-            width=620,
+            width=620 * k,
             anchor_x="center",
             anchor_y="center",
         )
-        w2, h2 = 660 / 2, lab.content_height / 2 + 40
+        w2, h2 = 660 * k / 2, lab.content_height / 2 + 40 * k
         cx, cy = width / 2, height / 2
         shapes.append((G.rect_triangles(cx - w2, cy - h2, cx + w2, cy + h2), _rgba(C.PANEL)))
-        self._label("keys", cx - w2 + 20, cy + h2 - 14, size=12, bold=True)
+        self._label("keys", cx - w2 + 20 * k, cy + h2 - 14 * k, size=12 * k, bold=True)
         corners = np.array(
             [(cx - w2, cy - h2), (cx + w2, cy - h2), (cx + w2, cy + h2), (cx - w2, cy + h2)]
         )

@@ -1,8 +1,10 @@
 """Keys and mouse buttons -> simulation commands and viewer actions; no window needed.
 
 :class:`Controls` is the whole key map. ``key_press`` handles one key: rule switches (``F``,
-``C``, ``O``, ``1``/``2``/``3``) become *toggles* queued for the next tick, because they change
-the run and must pass through :meth:`Simulation.step`'s command (the path a replay records);
+``C``, ``O``, ``1``/``2``/``3``) become *toggles* queued for the next tick, and the tuning
+panel's sliders and keys (``Tab``, ``[``/``]``, ``Backspace``) *changes* of scene keys, because
+they change the run and must pass through :meth:`Simulation.step`'s command (the path a replay
+records);
 overlay, pause and speed keys change only the viewer. Move orders (a right-click) and buildings
 (``B``) are queued the same way (:meth:`Controls.order`, :meth:`Controls.add_building`). The
 selection itself is viewer state, not input (:mod:`.selection`). ``command(held)`` builds the
@@ -20,11 +22,12 @@ force to port/starboard. Without a player the arrows do nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from rigidflock.render.backend import key
 from rigidflock.render.frame import Overlays
-from rigidflock.scene import BuildingSpec, OrderSpec
+from rigidflock.render.tuning import Tuner, value_of
+from rigidflock.scene import BuildingSpec, OrderSpec, Scene
 from rigidflock.sim import Command
 
 SPEEDS = (0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # simulated seconds per real second
@@ -58,6 +61,12 @@ KEY_HELP = (
     ("E  N  T", "feelers / neighbour links / intercept targets"),
     ("S", "save a screenshot (PNG, current directory)"),
     ("R", "start / stop recording a replay (timestamped file)"),
+    ("P", "tuning panel: show / hide (drag a slider, wheel over it)"),
+    ("Tab  shift+Tab", "select the next / previous tuning setting"),
+    ("[  ]", "step the selected setting down / up (shift: 10 steps)"),
+    ("Backspace", "selected setting back to the scene's value (shift: all of them)"),
+    ("W", "write the scene as tuned (a TOML file, current directory)"),
+    ("L", "scene list: bundled scenes and the current folder's"),
     ("H  ?", "this help;  Esc  quit"),
 )
 
@@ -85,9 +94,20 @@ def toggle_overlay(overlays: Overlays, symbol: int, shift: bool) -> bool:
 
 class Controls:
     """The viewer's input state. ``key_press`` returns a viewer action or None:
-    ``"step"``, ``"fit"``, ``"screenshot"``, ``"record"``, ``"building"``, ``"quit"``."""
+    ``"step"``, ``"fit"``, ``"screenshot"``, ``"record"``, ``"building"``, ``"save-tuned"``,
+    ``"scenes"``, ``"quit"``.
 
-    def __init__(self, player_control: str | None = None, overlays: Overlays | None = None):
+    ``tuner`` (:class:`~rigidflock.render.tuning.Tuner`) and ``tuned`` (the scene as tuned so
+    far, a callable) give the tuning keys their settings and values; without them those keys do
+    nothing."""
+
+    def __init__(
+        self,
+        player_control: str | None = None,
+        overlays: Overlays | None = None,
+        tuner: Tuner | None = None,
+        tuned: Callable[[], Scene] | None = None,
+    ):
         self.player_control = player_control  # the scene's player control, None: no player
         self.overlays = overlays or Overlays()
         self.paused = False
@@ -96,6 +116,8 @@ class Controls:
         self._toggles: dict[str, object] = {}
         self._orders: list[OrderSpec] = []
         self._buildings: list[BuildingSpec] = []
+        self._changes: dict[str, object] = {}
+        self.tuner, self.tuned = tuner, tuned
 
     @property
     def speed(self) -> float:
@@ -110,6 +132,46 @@ class Controls:
     def pending(self) -> dict[str, object]:
         """Rule switches waiting for the next tick."""
         return dict(self._toggles)
+
+    @property
+    def queued_changes(self) -> dict[str, object]:
+        """Changes of scene keys waiting for the next tick."""
+        return dict(self._changes)
+
+    def change(self, path: str, value) -> None:
+        """Queue a change of the scene key ``path`` for the next tick (a later one wins)."""
+        self._changes.pop(path, None)
+        self._changes[path] = value
+
+    def value(self, path: str) -> float:
+        """The value ``path`` has after the queued changes (the tuned scene's, else)."""
+        if path in self._changes:
+            return float(self._changes[path])
+        return value_of(self.tuned(), path)
+
+    def drop_changes(self) -> None:
+        """Forget the queued changes (the next tick's command would be refused)."""
+        self._changes.clear()
+
+    def _tune(self, symbol: int, shift: bool) -> bool:
+        """The tuning panel's keys; whether ``symbol`` was one."""
+        t = self.tuner
+        if t is None or self.tuned is None:
+            return False
+        if symbol == key.P:
+            t.shown = not t.shown
+        elif symbol == key.TAB:
+            t.select(-1 if shift else 1)
+        elif symbol in (key.BRACKETLEFT, key.BRACKETRIGHT):
+            steps = (10 if shift else 1) * (1 if symbol == key.BRACKETRIGHT else -1)
+            path = t.settings[t.selected].path
+            self.change(*t.stepped(self.value(path), steps))
+        elif symbol == key.BACKSPACE:
+            for path, v in t.resets(every=shift).items():
+                self.change(path, v)
+        else:
+            return False
+        return True
 
     @property
     def queued_orders(self) -> tuple[OrderSpec, ...]:
@@ -154,8 +216,12 @@ class Controls:
             self.speed_index = max(self.speed_index - 1, 0)
         elif symbol == key.HOME:
             return "fit"
-        elif toggle_overlay(o, symbol, shift):
+        elif toggle_overlay(o, symbol, shift) or self._tune(symbol, shift):
             pass
+        elif symbol == key.W:
+            return "save-tuned"
+        elif symbol == key.L:
+            return "scenes"
         elif symbol == key.S:
             return "screenshot"
         elif symbol == key.R:
@@ -175,7 +241,9 @@ class Controls:
             "toggles": tuple(self._toggles.items()),
             "orders": tuple(self._orders),
             "add_buildings": tuple(self._buildings),
+            "changes": dict(self._changes),
         }
+        self._changes.clear()
         self._toggles.clear()
         self._orders.clear()
         self._buildings.clear()

@@ -35,6 +35,7 @@ class Renderer:
         self.world = WorldLayers(self.program)
         self.hud = HudLayer(self.program)
         self.min_hull_px = MIN_HULL_PX
+        self.extras: list = []  # drawn last, in screen pixels: anything with draw()
 
     def draw(
         self,
@@ -68,3 +69,5 @@ class Renderer:
         self.world.draw()
         win.view = Mat4()
         self.hud.draw()
+        for extra in self.extras:
+            extra.draw()

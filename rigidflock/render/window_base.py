@@ -49,6 +49,7 @@ class WindowBase:
         self.window = make_window(size, visible=visible, samples=samples, caption=caption)
         self.overlays = overlays or Overlays()
         self.renderer = Renderer(self.window)
+        self._right = 0  # the right margin the camera was fitted with
         self.camera: Camera = fit_camera(world_size, self.window.get_size())
         self.clock = FixedStepClock(dt, budget=budget)
         self.screenshot_dir = Path(screenshot_dir)
@@ -85,6 +86,10 @@ class WindowBase:
         """Where ``S`` saves a screenshot."""
         raise NotImplementedError
 
+    def right_margin(self, width: int, height: int) -> int:
+        """Pixels at the right that the world is fitted clear of (none here)."""
+        return 0
+
     def picks(self, f: Frame) -> tuple[int | None, tuple[float, float, float, float] | None]:
         """The unit under the cursor and the drag rectangle in world units (none here)."""
         return None, None
@@ -114,7 +119,9 @@ class WindowBase:
 
     def fit(self) -> None:
         """Show the whole world again."""
-        self.camera = fit_camera(self.world_size, self.window.get_size())
+        size = self.window.get_size()
+        self._right = self.right_margin(*size)
+        self.camera = fit_camera(self.world_size, size, right=self._right)
 
     def perform(self, action: str | None) -> bool:
         """The window actions of both key maps: ``"fit"``, ``"screenshot"``, ``"quit"``."""
@@ -141,10 +148,11 @@ class WindowBase:
         zoom changes by as much as the whole-world fit does (so a fitted view stays fitted,
         and a zoomed-in one keeps its zoom relative to the fit)."""
         cam = self.camera
-        before = fit_camera(self.world_size, (cam.width, cam.height)).zoom
-        after = fit_camera(self.world_size, (width, height))
+        before = fit_camera(self.world_size, (cam.width, cam.height), right=self._right).zoom
+        self._right = right = self.right_margin(width, height)
+        after = fit_camera(self.world_size, (width, height), right=right)
         panel = side_panel_width(width, height)
-        cam.resize(width, height, (float(panel), 0.0, float(width - panel), float(height)))
+        cam.resize(width, height, (float(panel), 0.0, float(width - panel - right), float(height)))
         cam.zoom = cam.zoom * after.zoom / before if before > 0 else after.zoom
 
     def on_mouse_scroll(self, x, y, scroll_x, scroll_y) -> None:

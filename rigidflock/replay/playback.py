@@ -23,6 +23,7 @@ the live viewer counts them from tick 0.
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -36,6 +37,7 @@ from rigidflock.replay.orders_track import OrderTrack
 from rigidflock.replay.reader import ReplayReader
 from rigidflock.sim import Simulation
 from rigidflock.sim.behaviour_specs import without_behaviours
+from rigidflock.sim.changes import ChangeError, Tuning
 from rigidflock.sim.commands import apply_toggles
 
 
@@ -108,10 +110,18 @@ class Playback:
         """(tick, rules in force from that tick on): a switch in the command of tick t changes
         the rules the state of tick t + 1 was steered with."""
         out = [(0, rules)]
+        tuning = Tuning(self.scene)
         for tick in sorted(self.inputs):
             toggles = getattr(self.inputs[tick], "toggles", ()) or ()
+            changes = getattr(self.inputs[tick], "changes", None)
+            if changes:  # as the run took them (a change it refused did not run either)
+                with contextlib.suppress(ChangeError):
+                    tuning.take(*tuning.propose(changes))
+                    rules = tuning.scene().rules
             if toggles:
                 rules = apply_toggles(rules, toggles)
+                tuning.switches(toggles)
+            if toggles or changes:
                 out.append((tick + 1, rules))
         return out
 

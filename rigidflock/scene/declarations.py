@@ -50,7 +50,7 @@ class Key:
     required: bool = False
     spec: type | None = None  # the dataclass of a "table"/"tables" key
     random: bool = False  # "heading": "random" is allowed (None in the dataclass)
-    runtime: bool = False  # a rule switch that commands may change while the scene runs
+    runtime: bool = False  # a key that Command.changes may change while the scene runs
     check: Callable[[Any], str | None] | None = None  # value -> error message, after reading
     alternatives: tuple[tuple[str, Key], ...] = ()  # file keys that stand for this field
 

@@ -27,7 +27,7 @@ class KeyInfo(NamedTuple):
     default: Any
     limits: str  # "> 0", "in [-1, 1]", "" for none
     help: str
-    runtime: bool = False  # a rule switch commands may change while the scene runs
+    runtime: bool = False  # a key commands may change while the scene runs
 
 
 def _limits(k) -> str:
@@ -62,5 +62,5 @@ def reference() -> list[KeyInfo]:
 
 
 def runtime_keys() -> tuple[str, ...]:
-    """Paths of the rule switches that commands may change while a scene runs."""
+    """Paths of the keys that commands may change while a scene runs (``Command.changes``)."""
     return tuple(row.path for row in iter_keys() if row.runtime)

@@ -18,7 +18,8 @@ _INTRO = """\
 A scene is a TOML file. Every key has a default except where it says *required*; unknown keys
 are errors (with a did-you-mean), and every error names the file, the key and its line. Angles
 are degrees in the file, lengths world units, times seconds, forces newtons. Keys marked
-*switch* can also be changed while a scene runs (viewer keys, commands). Any key can be changed
+*live* can also be changed while a scene runs (`Command(changes=...)`, the viewer's keys and
+tuning panel, `view --watch`); a table marked *live* holds only such keys. Any key can be changed
 for one run without editing the file: `rigidflock run SCENE --set rules.weights.cohesion=2`.
 
 This page is generated from the scene reader's own declarations
@@ -83,7 +84,7 @@ def markdown() -> str:
         lines += ["| key | type | default | limits | meaning |", "|---|---|---|---|---|"]
         for r in rows:
             key = r.path[len(name) :].lstrip("[].") if name else r.path
-            meaning = r.help + (" *switch*" if r.runtime else "")
+            meaning = r.help + (" *live*" if r.runtime else "")
             default = "random" if '"random"' in r.type and r.default is None else r.default
             cells = [f"`{key}`", r.type, default_text(default), r.limits, meaning]
             lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")

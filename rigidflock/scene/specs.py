@@ -93,11 +93,14 @@ class WorldSpec:
 @dataclass(frozen=True)
 class PhysicsSpec:
     collisions: bool = key(True, help="units collide with each other and with obstacles")
-    drag_coefficient: float = key(0.5, ge=0, most=10, help="drag coefficient Cd (no unit)")
+    drag_coefficient: float = key(
+        0.5, ge=0, most=10, runtime=True, help="drag coefficient Cd (no unit)"
+    )
     air_density: float = key(
         0.1,
         ge=0,
         most=10,
+        runtime=True,
         help="air density rho, kg per cubic world unit (drag = rho Cd L W v^2 / 2)",
     )
     angular_damping: float | None = key(
@@ -105,6 +108,7 @@ class PhysicsSpec:
         kind="auto",
         ge=0,
         most=MAX_FORCE,
+        runtime=True,
         help='turn damping k_w (torque = -k_w omega), newton world-unit seconds; "auto": '
         "m * v_cruise * L / 2 per group",
     )
@@ -122,24 +126,44 @@ class PhysicsSpec:
 @dataclass(frozen=True)
 class RadiusFactor:
     wide: float = key(
-        200.0, gt=0, most=MAX_FACTOR, help='neighbour radius of view "wide", in unit lengths'
+        200.0,
+        gt=0,
+        most=MAX_FACTOR,
+        runtime=True,
+        help='neighbour radius of view "wide", in unit lengths',
     )
     limited: float = key(
-        30.0, gt=0, most=MAX_FACTOR, help='neighbour radius of view "limited", in unit lengths'
+        30.0,
+        gt=0,
+        most=MAX_FACTOR,
+        runtime=True,
+        help='neighbour radius of view "limited", in unit lengths',
     )
     narrow: float = key(
-        50.0, gt=0, most=MAX_FACTOR, help='neighbour radius of view "narrow", in unit lengths'
+        50.0,
+        gt=0,
+        most=MAX_FACTOR,
+        runtime=True,
+        help='neighbour radius of view "narrow", in unit lengths',
     )
 
 
 @dataclass(frozen=True)
 class Weights:
-    cohesion: float = key(1.0, ge=0, most=MAX_FACTOR, help="weight of cohesion (no unit)")
-    alignment: float = key(1.0, ge=0, most=MAX_FACTOR, help="weight of alignment (no unit)")
-    separation: float = key(1.0, ge=0, most=MAX_FACTOR, help="weight of separation (no unit)")
-    chase: float = key(2.0, ge=0, most=MAX_FACTOR, help="weight of chasing the player (no unit)")
+    cohesion: float = key(
+        1.0, ge=0, most=MAX_FACTOR, runtime=True, help="weight of cohesion (no unit)"
+    )
+    alignment: float = key(
+        1.0, ge=0, most=MAX_FACTOR, runtime=True, help="weight of alignment (no unit)"
+    )
+    separation: float = key(
+        1.0, ge=0, most=MAX_FACTOR, runtime=True, help="weight of separation (no unit)"
+    )
+    chase: float = key(
+        2.0, ge=0, most=MAX_FACTOR, runtime=True, help="weight of chasing the player (no unit)"
+    )
     avoidance: float = key(
-        1.0, ge=0, most=MAX_FACTOR, help="weight of obstacle avoidance (no unit)"
+        1.0, ge=0, most=MAX_FACTOR, runtime=True, help="weight of obstacle avoidance (no unit)"
     )
 
 
@@ -151,23 +175,29 @@ class RulesSpec:
     view: str = key(
         "wide", choices=VIEWS, runtime=True, help="field of view of the units (a run-time switch)"
     )
-    steering_force: float = key(20.0, ge=0, most=MAX_FORCE, help="steering force S, newtons")
+    steering_force: float = key(
+        20.0, ge=0, most=MAX_FORCE, runtime=True, help="steering force S, newtons"
+    )
     radius_factor: RadiusFactor = key(
-        default_factory=RadiusFactor, help="neighbour radius per view, in unit lengths"
+        default_factory=RadiusFactor,
+        runtime=True,
+        help="neighbour radius per view, in unit lengths",
     )
     separation_factor: float = key(
-        5.0, gt=0, most=MAX_FACTOR, help="separation distance, in unit lengths"
+        5.0, gt=0, most=MAX_FACTOR, runtime=True, help="separation distance, in unit lengths"
     )
     back_view_angle_factor: float = key(
-        1.0, gt=0, most=100, help="scale of the back view angle (no unit)"
+        1.0, gt=0, most=100, runtime=True, help="scale of the back view angle (no unit)"
     )
     front_view_angle_factor: float = key(
-        1.0, gt=0, most=100, help="scale of the front view angle (no unit)"
+        1.0, gt=0, most=100, runtime=True, help="scale of the front view angle (no unit)"
     )
     feeler_factor: float = key(
-        25.0, gt=0, most=MAX_FACTOR, help="obstacle feeler length, in unit lengths"
+        25.0, gt=0, most=MAX_FACTOR, runtime=True, help="obstacle feeler length, in unit lengths"
     )
-    weights: Weights = key(default_factory=Weights, help="weights of the steering rules")
+    weights: Weights = key(
+        default_factory=Weights, runtime=True, help="weights of the steering rules"
+    )
 
 
 @dataclass(frozen=True)
@@ -199,10 +229,11 @@ class GroupSpec:
         kind="float",
         gt=0,
         most=MAX_FORCE,
+        runtime=True,
         help='bow thrust, newtons (default 10; 15 for role "intercept")',
     )
     max_steering_force: float = key(
-        40.0, gt=0, most=MAX_FORCE, help="largest steering force, newtons"
+        40.0, gt=0, most=MAX_FORCE, runtime=True, help="largest steering force, newtons"
     )
     spawn: SpawnSpec = key(default_factory=SpawnSpec, help="where the units start")
     heading: float | None = key(
@@ -252,9 +283,9 @@ class PlayerSpec:
     length: float = key(4.0, gt=0, most=MAX_SIZE, help="player length, world units")
     width: float = key(2.0, gt=0, most=MAX_SIZE, help="player width, world units")
     mass: float = key(10.0, gt=0, most=MAX_MASS, help="player mass, kilograms")
-    thrust: float = key(12.0, gt=0, most=MAX_FORCE, help="bow thrust, newtons")
+    thrust: float = key(12.0, gt=0, most=MAX_FORCE, runtime=True, help="bow thrust, newtons")
     max_steering_force: float = key(
-        40.0, gt=0, most=MAX_FORCE, help="largest steering force, newtons"
+        40.0, gt=0, most=MAX_FORCE, runtime=True, help="largest steering force, newtons"
     )
     control: str = key("keyboard", choices=CONTROLS, help="who drives the player")
     waypoints: tuple[Vec2, ...] = key(

@@ -1,5 +1,6 @@
 """The simulation: :class:`Simulation` with ``reset(seed)`` and ``step(command) -> StepEvents``."""
 
+from rigidflock.sim.changes import save_scene
 from rigidflock.sim.commands import TOGGLES, Command, CommandError, StepEvents, apply_toggles
 from rigidflock.sim.measurables import Measurables
 from rigidflock.sim.simulation import MODEL_VERSION, Simulation
@@ -13,4 +14,5 @@ __all__ = [
     "Simulation",
     "StepEvents",
     "apply_toggles",
+    "save_scene",
 ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from rigidflock.scene import VIEWS, BuildingSpec, OrderSpec, RulesSpec, SelectSpec
 
@@ -21,8 +22,11 @@ class CommandError(ValueError):
 @dataclass(frozen=True)
 class Command:
     """Input for one tick. ``throttle``/``steer`` in [-1, 1] drive the player (None: the
-    scene's own control decides); ``toggles`` switch rules, e.g.
-    ``(("flocking", False), ("view", "narrow"))``.
+    scene's own control decides); ``changes`` set scene keys that can change mid-run, by the
+    path ``--set`` takes (``{"rules.weights.cohesion": 1.5, "groups[0].thrust": 12}``:
+    :mod:`rigidflock.sim.changes`); ``toggles`` switch rules, e.g.
+    ``(("flocking", False), ("view", "narrow"))``, the same as changes of ``rules.flocking``
+    and ``rules.view`` (applied after ``changes``).
     """
 
     throttle: float | None = None
@@ -30,6 +34,11 @@ class Command:
     toggles: tuple[tuple[str, object], ...] = ()
     orders: tuple[OrderSpec, ...] = ()  # move orders given this tick (their ``tick`` is ignored)
     add_buildings: tuple[BuildingSpec, ...] = ()  # buildings placed this tick
+    changes: Mapping[str, object] = field(default_factory=dict)  # key path -> value
+
+    def __post_init__(self):
+        if isinstance(self.changes, Mapping):  # a copy: the caller's dict may change later
+            object.__setattr__(self, "changes", dict(self.changes))
 
 
 @dataclass
@@ -63,7 +72,8 @@ def _point(name: str, value) -> None:
 
 def check_command(command) -> None:
     """Raise :class:`CommandError` unless ``command`` is a :class:`Command` (or None) whose
-    throttle and steer are finite and in [-1, 1], whose toggles are known switches, whose orders
+    throttle and steer are finite and in [-1, 1], whose toggles are known switches, whose
+    changes map paths to values (the simulation checks them against its scene), whose orders
     are OrderSpec with a finite goal (off the grid: the nearest cell) and whose buildings
     are BuildingSpec of at least 3 finite corners."""
     if command is None:
@@ -81,6 +91,10 @@ def check_command(command) -> None:
         apply_toggles(RulesSpec(), command.toggles)
     except (ValueError, TypeError) as e:
         raise CommandError(f"Command.toggles: {e}") from None
+    if not isinstance(command.changes, Mapping) or not all(
+        isinstance(p, str) for p in command.changes
+    ):
+        raise CommandError("Command.changes must map key paths (strings) to values")
     for o in _items("orders", command.orders, OrderSpec):
         _point("Command.orders[].goal", o.goal)
         if not isinstance(o.select, SelectSpec):

@@ -61,7 +61,8 @@ from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
 from rigidflock.sim.behaviour_specs import with_behaviours
-from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
+from rigidflock.sim.changes import ChangeError, Tuning
+from rigidflock.sim.commands import Command, CommandError, StepEvents, apply_toggles, check_command
 from rigidflock.sim.inspection import Inspection
 from rigidflock.sim.measurables import Measurables, ReadOnlyViews, measurables_of
 
@@ -84,7 +85,8 @@ class Simulation(Inspection):
     for the snapshot before it, ``steering_state``; its arrays are reused, see the module's
     notes: ``steering.copy()`` to keep one), ``pairs_state`` (the snapshot its neighbour terms
     were found on), ``neighbour_ticks`` (the scene's, "auto" resolved for this run),
-    ``obstacles`` (M, 3), ``rules`` (the current switches), ``tick``; and the properties of
+    ``obstacles`` (M, 3), ``rules`` (the current switches), ``tuning`` (the settings changed
+    since :meth:`reset`: :class:`~rigidflock.sim.changes.Tuning`), ``tick``; and the properties of
     :class:`~rigidflock.sim.inspection.Inspection` (``steerer``, ``threaded``, ...).
 
     ``neighbour_skin`` and ``parallel`` are speed choices that change no result: the neighbour
@@ -141,6 +143,7 @@ class Simulation(Inspection):
         self.rng = np.random.default_rng(self.seed)
         sc = self.scene
         self.rules: RulesSpec = sc.rules
+        self.tuning = Tuning(sc)  # the settings changed since (Command.changes, toggles)
         self.size = np.asarray(sc.world.size, dtype=float)
         self.box = self.size if sc.world.bounds == "wrap" else None
         self.obstacles = place_obstacles(sc, self.rng)  # the scene generation: same draws
@@ -336,6 +339,34 @@ class Simulation(Inspection):
             self.box is not None, throttle[:n],
         )  # fmt: skip
 
+    def tuned_scene(self) -> Scene:
+        """The scene as tuned by the commands so far (changes and rule switches since the last
+        :meth:`reset`): a valid scene whose ``text`` runs those settings from tick zero."""
+        return self.tuning.scene()
+
+    def _propose(self, command: Command | None):
+        """(changes, scene) after ``command``'s changes, validated; None without any."""
+        if command is None or not command.changes:
+            return None
+        try:
+            return self.tuning.propose(command.changes)
+        except ChangeError as e:
+            raise CommandError(f"Command.changes: {e}") from None
+
+    def _retune(self, changes: dict, scene: Scene) -> None:
+        """Take the changes: the rules, and, when a group's, the player's or the physics' keys
+        changed, the per-unit thrust, steering force, drag and turn damping in place (everything
+        that reads them reads the same arrays)."""
+        was = self.tuning.scene()
+        self.tuning.take(changes, scene)
+        self.rules = scene.rules
+        self.orders.scene = scene  # orders read the rules' steering force from it
+        if (was.groups, was.player, was.physics) != (scene.groups, scene.player, scene.physics):
+            new, u = build_units(scene), self.units
+            for name in ("thrust", "max_steer", "drag_k", "angular_damping"):
+                np.copyto(getattr(u, name), getattr(new, name))
+            np.copyto(self._cruise, u.cruise_speed)
+
     # -- stepping -----------------------------------------------------------------------------
 
     def _physics(self, st: State, throttle: np.ndarray, fs: np.ndarray) -> background.Job | None:
@@ -395,14 +426,19 @@ class Simulation(Inspection):
         self.timings["read"] += time.perf_counter() - t0
 
     def step(self, command: Command | None = None) -> StepEvents:
-        """Advance one tick. ``command`` drives the player and may switch rules; a bad one raises
+        """Advance one tick. ``command`` drives the player and may switch rules or change
+        settings (``changes``, taken at the start of the tick); a bad one raises
         :class:`~rigidflock.sim.commands.CommandError` before anything changes."""
         check_command(command)
+        tuned = self._propose(command)
         self._settle()
         u, st = self.units, self.state
-        changed = False
+        changed = tuned is not None
+        if changed:
+            self._retune(*tuned)
         if command is not None and command.toggles:
             self.rules = apply_toggles(self.rules, command.toggles)
+            self.tuning.switches(command.toggles)
             changed = True
         buildings = self._due_buildings.pop(self.tick, [])
         orders = self._due_orders.pop(self.tick, [])

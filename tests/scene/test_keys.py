@@ -99,9 +99,16 @@ def test_reference_rows_read_like_the_docs():
     assert "degrees" in rows["player.heading"].help
 
 
-def test_runtime_keys_are_the_rule_switches():
-    # The switches rigidflock.sim.commands.TOGGLES lets a command change while a scene runs.
-    assert runtime_keys() == ("rules.flocking", "rules.chase", "rules.avoidance", "rules.view")
+def test_runtime_keys_are_the_rules_and_the_units_forces():
+    # What Command.changes may change while a scene runs: every steering rule (the switches
+    # rigidflock.sim.commands.TOGGLES among them), the units' thrust and steering force, drag
+    keys = runtime_keys()
+    assert tuple(
+        k for k in keys if k in ("rules.flocking", "rules.chase", "rules.avoidance", "rules.view")
+    ) == ("rules.flocking", "rules.chase", "rules.avoidance", "rules.view")
+    assert {"rules.chase", "rules.avoidance", "rules.view", "rules.weights.cohesion",
+            "groups[].thrust", "player.thrust"} <= set(keys)  # fmt: skip
+    assert all(k.startswith(("rules.", "physics.", "groups[].", "player.")) for k in keys)
 
 
 def _scene_with(path: str, value: str) -> str:
