@@ -165,11 +165,13 @@ def test_the_windows_are_titled_with_the_program_and_what_they_show(tmp_path):
         assert viewer.window.caption == "rigidflock: AIDemo4"
     finally:
         viewer.close()
-    rec = FIXTURES / "aidemo4_model20.rfr"
+    from rigidflock.sim import MODEL_VERSION
+
+    rec = FIXTURES / f"aidemo4_model{MODEL_VERSION}.rfr"
     with ReplayReader(rec) as reader:
         replay = ReplayViewer(Playback(reader), (320, 200), visible=False)
         try:
-            assert replay.window.caption == "rigidflock replay: aidemo4_model20.rfr"
+            assert replay.window.caption == f"rigidflock replay: {rec.name}"
         finally:
             replay.close()
 
@@ -210,15 +212,15 @@ def test_the_first_run_notice_gives_the_measured_time(monkeypatch, capsys):
 def test_replay_info_says_what_recorded_it_and_what_to_do(capsys):
     from rigidflock.sim import MODEL_VERSION
 
-    assert main(["replay", str(FIXTURES / "aidemo4_model19.rfr"), "--info"]) == 0
+    assert main(["replay", str(FIXTURES / "aidemo4_model11.rfr"), "--info"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].endswith("aidemo4_model19.rfr: rigidflock replay (file format 1), complete")
-    assert lines[1].startswith("  recorded  with rigidflock 0.1.0, simulation model 19 (pymunk ")
+    assert lines[0].endswith("aidemo4_model11.rfr: rigidflock replay (file format 1), complete")
+    assert lines[1].startswith("  recorded  with rigidflock 0.1.0, simulation model 11 (pymunk ")
     assert lines[-2:] == [
-        f"  note      simulation model 19 is not this rigidflock's ({__version__}, model "
+        f"  note      simulation model 11 is not this rigidflock's ({__version__}, model "
         f"{MODEL_VERSION}): replay and export work;",
         "            to verify or re-simulate it, use the rigidflock that recorded it (0.1.0, "
-        "simulation model 19)",
+        "simulation model 11)",
     ]
 
 
