@@ -59,9 +59,7 @@ def _throttle_steer(action) -> tuple[float, float]:
         try:
             action = np.asarray(action, dtype=float)
         except (TypeError, ValueError):
-            raise ValueError(
-                f"action: want (throttle, steer), 2 numbers, got {action!r}"
-            ) from None
+            raise ValueError(f"action: want (throttle, steer), 2 numbers, got {action!r}") from None
         if action.shape != (2,):
             raise ValueError(
                 f"action: shape {action.shape}, want (2,) (throttle, steer; the action space "

@@ -119,8 +119,9 @@ class Observer:
 
     ``k``: pursuer slots; ``rays``: feelers; ``sense_range`` (world units, default: half the
     world's diagonal, the farthest minimum-image offset in a wrap-around world), ``speed_scale``
-    (world units/s, default: :data:`SPEED_FACTOR` x the fastest unit's cruise speed) and ``ray_range`` (world units,
-    default: the player's feeler length, length x ``rules.feeler_factor``) normalise the fields.
+    (world units/s, default: :data:`SPEED_FACTOR` x the fastest unit's cruise speed) and
+    ``ray_range`` (world units, default: the player's feeler length, length x
+    ``rules.feeler_factor``) normalise the fields.
     """
 
     def __init__(self, sim, k=5, rays=8, sense_range=None, speed_scale=None, ray_range=None):

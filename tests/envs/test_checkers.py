@@ -13,7 +13,6 @@ import subprocess
 import sys
 import textwrap
 
-import numpy as np
 import pytest
 
 gym = pytest.importorskip("gymnasium")
