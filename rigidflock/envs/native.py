@@ -12,8 +12,9 @@ Autoreset: Gymnasium's default, ``AutoresetMode.NEXT_STEP`` (``metadata["autores
 step after a world's episode ends resets it, ignoring its action, and returns its first
 observation with reward 0 and neither flag set. ``autoreset_mode=AutoresetMode.SAME_STEP``
 resets it in the step that ends the episode instead, returning the new episode's first
-observation and the last one in ``info["final_obs"]`` (``info["final_info"]``: the ending step's
-info), the convention of Stable-Baselines3's vector environments.
+observation and the last one in ``info["final_obs"]`` (an object array, one observation per
+world that ended; ``info["final_info"]``: the ending step's info), as ``SyncVectorEnv`` does in
+that mode.
 """
 
 from __future__ import annotations
@@ -262,20 +263,32 @@ class EvadeVectorEnv(gym.vector.VectorEnv):
                  "reward_shaping": shaped}  # fmt: skip
         for key, col in zip(CONTACTS, (3, 0, 1, 2), strict=True):
             parts[key] = counts[:, col]
-        for key, value in parts.items():
-            info[key] = value
-            info["_" + key] = stepped.copy()
+        if stepped.any():  # (keys no world has are left out, as gymnasium's vector envs do)
+            for key, value in parts.items():
+                info[key] = value
+                info["_" + key] = stepped.copy()
         if resetting.any():
             info["seed"], info["_seed"] = reset_seeds, resetting
         done = terminated | truncated
         out = obs.copy()
         if self.autoreset_mode == AutoresetMode.SAME_STEP and done.any():
-            info["final_obs"] = np.where(done[:, None], out, 0.0).astype(np.float32)
-            info["_final_obs"] = done.copy()
-            info["final_info"] = {k: v.copy() for k, v in info.items() if k != "final_obs"}
-            info["_final_info"] = done.copy()
+            # the ending step's info moves to final_info; the reset's (tick 0, seed) takes its
+            # place, as SyncVectorEnv gives them
+            final = {}
+            for key in [k for k in info if not k.startswith("_")]:
+                final[key], final["_" + key] = info[key].copy(), done.copy()
+                info["_" + key] = info["_" + key] & ~done
+            seeds = info.get("seed", np.zeros(W, np.int64)).copy()
             for w in np.flatnonzero(done):
-                self._reset_world(int(w), None)
+                seeds[w] = self._reset_world(int(w), None)
+            info["tick"] = np.where(done, 0, info["tick"])
+            info["_tick"] = np.ones(W, dtype=bool)
+            info["seed"], info["_seed"] = seeds, info.get("_seed", np.zeros(W, bool)) | done
+            final_obs = np.full(W, None, dtype=object)  # one array a world, as SyncVectorEnv
+            for w in np.flatnonzero(done):
+                final_obs[w] = out[w].copy()
+            info["final_obs"], info["_final_obs"] = final_obs, done.copy()
+            info["final_info"], info["_final_info"] = final, done.copy()
             if self.single.shaping:
                 self._potentials(self._observe(), np.flatnonzero(done))
             out = self._observe().copy()
