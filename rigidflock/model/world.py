@@ -34,6 +34,7 @@ _READ = (
     | pb.BodyFields.ANGULAR_VELOCITY
 )
 _FORCES = pb.BodyFields.FORCE | pb.BodyFields.TORQUE
+CONTACT_COLUMNS = ("unit", "obstacle", "wall", "player")  # keep_counts_in's order
 
 
 def unit_shape(body: pymunk.Body, length: float, width: float, corners: float) -> pymunk.Poly:
@@ -69,6 +70,7 @@ class World:
         self.size = np.asarray(size, dtype=float)
         self.bounds = bounds
         self.contacts = Contacts()
+        self._counts: np.ndarray | None = None  # a second count of contact begins, if kept
         space = pymunk.Space()
         space.gravity = (0.0, 0.0)
         self.space = space
@@ -168,10 +170,34 @@ class World:
         self.space.add(shape)
 
     def _count(self, field: str):
+        column = CONTACT_COLUMNS.index(field)
+
         def begin(arbiter, space, data):
             setattr(self.contacts, field, getattr(self.contacts, field) + 1)
+            if self._counts is not None:
+                self._counts[column] += 1
 
         return begin
+
+    def keep_counts_in(self, out: np.ndarray) -> None:
+        """Count contact begins in ``out`` (4,) int64 too (unit, obstacle, wall, player, as
+        :data:`CONTACT_COLUMNS`), e.g. a row of one array for many worlds, read in one go: the
+        counts so far are copied there."""
+        c = self.contacts
+        out[:] = (c.unit, c.obstacle, c.wall, c.player)
+        self._counts = out
+
+    def bind_batch_forces(self, buffer: np.ndarray) -> None:
+        """Point the batch write of :meth:`write_bound_forces` at ``buffer`` (B, 3), laid out as
+        :meth:`force_buffer` (C contiguous; kept alive here): the forces written there are sent
+        at each call without setting the buffer again."""
+        self._bound = pb.Buffer()
+        self._bound.set_float_buf(buffer.reshape(-1))
+        self._bound_array = buffer
+
+    def write_bound_forces(self) -> None:
+        """Send the buffer bound by :meth:`bind_batch_forces` to pymunk in one batch write."""
+        pb.set_space_bodies(self.space, _FORCES, self._bound)
 
     def _touch(self, field: str | None, step: int):
         """A callback adding ``step`` to the touching count of the unit in the contact (and,

@@ -34,8 +34,6 @@ from rigidflock.sim.simulation import Simulation
 
 __all__ = ["SimulationBatch"]
 
-CONTACT_KINDS = ("unit", "obstacle", "wall", "player")
-
 
 def _refuse(scene: Scene) -> None:
     """ValueError naming the first scene feature the batch does not step."""
@@ -105,12 +103,12 @@ class SimulationBatch:
         S = self._stride
         self._views = [self._forces[w * S : (w + 1) * S] for w in range(W)]  # batch writes
         self._worlds = [sim.world for sim in self.sims]  # each world's pymunk side, now
-        self._contacts = [sim.world.contacts for sim in self.sims]
         self._plain_rows: list[np.ndarray | None] = [None] * W  # row_index last checked
         self._plain_ok = [False] * W  # whether that batch order is the unit order
         self._read_key: list | None = None  # the worlds of the last combined read
         self._read_units = self._read_rows = np.zeros(0, np.int64)
-        self._totals = np.zeros((W, 4), np.int64)  # contact begins counted so far, per world
+        self._counts = np.zeros((W, 4), np.int64)  # contact begins, per world (the callbacks')
+        self._totals = np.zeros((W, 4), np.int64)  # the counts as of the last step
         self._player_rows = np.arange(W) * n + (n - 1) if u.has_player else None
         world = scene.world
         self.dt = float(world.dt)
@@ -151,7 +149,6 @@ class SimulationBatch:
         steer.leader[s] = sim.steering.leader
         steer.set_grid(w, sim.steerer.obstacle_grid(sim.rules))
         world = self._worlds[w] = sim.world
-        self._contacts[w] = world.contacts
         world.keep_touching_in(self._touching[s])
         buf, index = world.force_buffer()  # the batch order of its last read
         self._plain_rows[w] = index
@@ -159,8 +156,10 @@ class SimulationBatch:
         self._pressed[s] = 0.0
         self._until[s] = -1
         self.ticks[w] = sim.tick
-        c = sim.world.contacts
-        self._totals[w] = (c.unit, c.obstacle, c.wall, c.player)
+        world.keep_counts_in(self._counts[w])
+        self._totals[w] = self._counts[w]
+        if self._plain_ok[w]:
+            world.bind_batch_forces(self._views[w])
 
     def _read(self, worlds: list[int], step_dt: float | None = None) -> None:
         """Read the ``worlds`` from pymunk into the batch's arrays: one batch read each, their
@@ -169,13 +168,13 @@ class SimulationBatch:
         batch write from the vehicle kernel's rows) and steps ``step_dt`` seconds: one pass
         over the worlds for the whole pymunk side of a tick."""
         n = self.n
-        worlds_of, plain_ok, views = self._worlds, self._plain_ok, self._views
+        worlds_of, plain_ok = self._worlds, self._plain_ok
         plain = []
         for w in worlds:
             world = worlds_of[w]
             if step_dt is not None:
                 if plain_ok[w]:
-                    world.write_batch_forces(views[w])
+                    world.write_bound_forces()  # bound to views[w] when adopted
                 else:  # another batch order: through the world's own buffer
                     buf, rows = world.force_buffer()
                     buf[rows] = self._forces[self._rows[w * n : (w + 1) * n]]
@@ -186,6 +185,8 @@ class SimulationBatch:
             if self._plain_rows[w] is not index:
                 ok = len(rows) == self._stride and np.array_equal(index, np.arange(n))
                 self._plain_rows[w], plain_ok[w] = index, ok
+                if ok:
+                    world.bind_batch_forces(self._views[w])
             if plain_ok[w]:
                 plain.append(rows[:n])
             else:
@@ -241,15 +242,8 @@ class SimulationBatch:
                 for w in np.unique(out // n):
                     if active[w]:  # (a world not stepped has folded its positions already)
                         sims[w].world.wrap(self._states[w])
-        events = np.zeros((self.n_worlds, 4), np.int64)
-        now = []
-        contacts = self._contacts
-        for w in wl:
-            c = contacts[w]
-            now.append((c.unit, c.obstacle, c.wall, c.player))
-        if len(worlds):
-            events[worlds] = np.asarray(now, np.int64) - self._totals[worlds]
-            self._totals[worlds] += events[worlds]
+        events = self._counts - self._totals  # (W, 4): the worlds not stepped counted none
+        np.copyto(self._totals, self._counts)
         steering = self.steerer
         steering.decide(self.pos, self.vel, self.angle, active)
         np.copyto(self.leader, steering.leader)
