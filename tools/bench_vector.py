@@ -33,7 +33,7 @@ from pathlib import Path
 
 os.environ["NUMBA_NUM_THREADS"] = "1"  # before numba loads: one thread (workers inherit it)
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -30,7 +30,7 @@ from pathlib import Path
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -156,8 +156,8 @@ def main(argv=None) -> int:
             if self.ended:
                 curve.append((time.perf_counter() - self.t0, int(self.num_timesteps),
                               float(np.mean(self.ended)) * dt, len(self.ended)))  # fmt: skip
-                print(f"{curve[-1][0]:7.0f} s {curve[-1][1]:9d} steps survival "
-                      f"{curve[-1][2]:6.1f} s ({len(self.ended)} episodes)", flush=True)  # fmt: skip
+                t, n, s, k = curve[-1]
+                print(f"{t:7.0f} s {n:9d} steps survival {s:6.1f} s ({k} episodes)", flush=True)
             self.ended = []
 
     env = sb3_vec_env(a.envs, a.seed, max_episode_steps=train_steps)

@@ -100,8 +100,9 @@ def main(argv=None) -> int:
         print(policy, json.dumps(result["policies"][policy]), flush=True)
     env.close()
     result["seconds"] = time.perf_counter() - t0
-    result["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=False,
-                                      capture_output=True, text=True).stdout.strip()  # fmt: skip
+    git = ["git", "rev-parse", "--short", "HEAD"]
+    result["commit"] = subprocess.run(git, cwd=ROOT, check=False, capture_output=True,
+                                      text=True).stdout.strip()  # fmt: skip
     result["machine"] = platform.processor() or platform.machine()
     Path(a.out).write_text(json.dumps(result, indent=1) + "\n")
     return 0

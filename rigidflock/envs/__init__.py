@@ -35,22 +35,24 @@ if _gym is not None and EVADE_ID not in _gym.registry:
         max_episode_steps=EVADE_MAX_EPISODE_STEPS,
     )
 
-__all__ = [
+__all__ = [  # EvadeEnv, EvadeVectorEnv: loaded on first use
     "EVADE_ENTRY_POINT",
     "EVADE_ID",
     "EVADE_MAX_EPISODE_STEPS",
     "EVADE_VECTOR_ENTRY_POINT",
     "EvadeEnv",
-]  # EvadeEnv: loaded on first use
+    "EvadeVectorEnv",
+]
 
 
 def __getattr__(name: str):
-    if name == "EvadeEnv":
+    if name in ("EvadeEnv", "EvadeVectorEnv"):
         if _gym is None:
             raise ImportError(
                 'rigidflock.envs needs gymnasium (pip install ".[gym]" in the rigidflock checkout)'
             )
         from rigidflock.envs.evade import EvadeEnv
+        from rigidflock.envs.native import EvadeVectorEnv
 
-        return EvadeEnv
+        return EvadeEnv if name == "EvadeEnv" else EvadeVectorEnv
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,6 +2,7 @@
 
 from rigidflock.sim.commands import TOGGLES, Command, CommandError, StepEvents, apply_toggles
 from rigidflock.sim.measurables import Measurables
+from rigidflock.sim.batch import SimulationBatch
 from rigidflock.sim.simulation import MODEL_VERSION, Simulation
 
 __all__ = [
@@ -11,6 +12,7 @@ __all__ = [
     "CommandError",
     "Measurables",
     "Simulation",
+    "SimulationBatch",
     "StepEvents",
     "apply_toggles",
 ]
