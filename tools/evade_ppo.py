@@ -135,6 +135,8 @@ def main(argv=None) -> int:
     from stable_baselines3.common.callbacks import BaseCallback
 
     torch.set_num_threads(1)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=False,
+                            capture_output=True, text=True).stdout.strip()  # fmt: skip
     budget = 60.0 * a.minutes
     curve = []  # (wall seconds, env steps, mean survival s of episodes ended in the rollout)
     dt = gym.make(EVADE_ID).unwrapped.dt
@@ -187,8 +189,6 @@ def main(argv=None) -> int:
                             "reached_limit": int((ticks >= a.eval_steps * skip).sum())}  # fmt: skip
         print(name, f"{evaluation[name]['mean_s']:.1f} s", flush=True)
 
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=False,
-                            capture_output=True, text=True).stdout.strip()  # fmt: skip
     result = {
         "command": "python tools/evade_ppo.py " + " ".join(argv if argv else sys.argv[1:]),
         "commit": commit, "minutes": a.minutes, "envs": a.envs, "n_steps": a.n_steps,
