@@ -2,16 +2,17 @@
 environment, in one command: environment steps per second (every world's steps counted).
 
 - one thread: ``gym.make_vec("rigidflock/Evade-v0", num_envs=N)`` (the native vector environment,
-  one process) at N = 1, 16, 64, 256, each run next to one ``gym.make("rigidflock/Evade-v0")``
-  stepped alone, both on one numba thread in this process; the ratio is native / single of that
-  pair;
+  one process) at N = 1, 16, 64, 256, each against one ``gym.make("rigidflock/Evade-v0")``, both on
+  one numba thread in this process, taking turns in six slices of ``--seconds / 3`` each (so load
+  that drifts weighs on both); the ratio is native / single of that pair;
 - both cores, one thread per core: two worker processes at once, each on one numba thread,
   each stepping a native vector environment of N / 2 worlds, against two workers each
   stepping one single environment.
 
 Actions are uniform random (one seeded generator), the same for both; episodes end and restart
 as they do in training (autoreset; the single environment is reset when an episode ends, the
-reset timed too). Each figure is a time-bounded run of ``--seconds`` after a warm-up; the whole
+reset timed too). Each figure is a time-bounded run (``2 --seconds`` of turns for one thread,
+``--seconds`` for both cores) after a warm-up; the whole
 series runs ``--repeat`` times (the machine's load moves absolute figures: compare the ratios
 within one run). Writes docs/results/vector_bench.json (``python docs/generate.py`` makes the
 guide's table).
@@ -41,53 +42,97 @@ sys.path.insert(0, str(ROOT))
 SEED = 1
 
 
-def single_rate(seconds: float) -> float:
-    """Steps per second of one single environment (gym.make), random actions."""
-    import gymnasium as gym
+class Single:
+    """One single environment (gym.make) stepped with random actions, reset at episode ends."""
 
-    import rigidflock.envs  # noqa: F401
-    from rigidflock.envs import EVADE_ID
+    def __init__(self):
+        import gymnasium as gym
 
-    env = gym.make(EVADE_ID)
-    env.reset(seed=SEED)
-    rng = np.random.default_rng(SEED)
-    acts = rng.uniform(-1, 1, (4096, 2)).astype(np.float32)
-    for a in acts[:10]:  # warm-up
-        if any(env.step(a)[2:4]):
-            env.reset()
-    steps, clock = 0, time.perf_counter
-    t0 = clock()
+        import rigidflock.envs  # noqa: F401
+        from rigidflock.envs import EVADE_ID
+
+        self.env = gym.make(EVADE_ID)
+        self.env.reset(seed=SEED)
+        self.acts = np.random.default_rng(SEED).uniform(-1, 1, (4096, 2)).astype(np.float32)
+        self.k = 0
+        self.run(10)  # warm-up
+
+    def run(self, steps: int) -> None:
+        env, acts = self.env, self.acts
+        for _ in range(steps):
+            _, _, term, trunc, _ = env.step(acts[self.k % len(acts)])
+            self.k += 1
+            if term or trunc:
+                env.reset()
+
+    def close(self) -> None:
+        self.env.close()
+
+
+class Native:
+    """The native vector environment of ``n`` worlds, random actions (it autoresets)."""
+
+    def __init__(self, n: int):
+        import gymnasium as gym
+
+        import rigidflock.envs  # noqa: F401
+        from rigidflock.envs import EVADE_ID
+
+        self.n = n
+        self.env = gym.make_vec(EVADE_ID, num_envs=n, vectorization_mode="vector_entry_point")
+        self.env.reset(seed=SEED)
+        self.acts = np.random.default_rng(SEED).uniform(-1, 1, (64, n, 2)).astype(np.float32)
+        self.k = 0
+        self.run(3)  # warm-up
+
+    def run(self, steps: int) -> None:
+        for _ in range(steps):
+            self.env.step(self.acts[self.k % len(self.acts)])
+            self.k += 1
+
+    def close(self) -> None:
+        self.env.close()
+
+
+def timed(env, seconds: float) -> tuple[int, float]:
+    """(steps, seconds) of ``env`` run for about ``seconds``, all worlds counted."""
+    clock, steps, t0 = time.perf_counter, 0, time.perf_counter()
     while clock() - t0 < seconds:
-        _, _, term, trunc, _ = env.step(acts[steps % len(acts)])
-        steps += 1
-        if term or trunc:
-            env.reset()
-    rate = steps / (clock() - t0)
+        env.run(1)
+        steps += getattr(env, "n", 1)
+    return steps, clock() - t0
+
+
+def interleaved(n: int, seconds: float, slices: int = 6) -> tuple[float, float]:
+    """Steps per second of one single environment and of the native one of ``n`` worlds, each
+    run ``slices`` times for ``seconds / slices`` in turn (load that drifts during the run then
+    weighs on both alike)."""
+    single, native = Single(), Native(n)
+    totals = {"single": [0, 0.0], "native": [0, 0.0]}
+    for _ in range(slices):
+        for name, env in (("single", single), ("native", native)):
+            steps, spent = timed(env, seconds / slices)
+            totals[name][0] += steps
+            totals[name][1] += spent
+    single.close()
+    native.close()
+    return tuple(totals[k][0] / totals[k][1] for k in ("single", "native"))
+
+
+def single_rate(seconds: float) -> float:
+    """Steps per second of one single environment."""
+    env = Single()
+    steps, spent = timed(env, seconds)
     env.close()
-    return rate
+    return steps / spent
 
 
 def native_rate(n: int, seconds: float) -> float:
     """Steps per second (all worlds) of the native vector environment of ``n`` worlds."""
-    import gymnasium as gym
-
-    import rigidflock.envs  # noqa: F401
-    from rigidflock.envs import EVADE_ID
-
-    env = gym.make_vec(EVADE_ID, num_envs=n, vectorization_mode="vector_entry_point")
-    env.reset(seed=SEED)
-    rng = np.random.default_rng(SEED)
-    acts = rng.uniform(-1, 1, (64, n, 2)).astype(np.float32)
-    for a in acts[:3]:  # warm-up
-        env.step(a)
-    steps, clock = 0, time.perf_counter
-    t0 = clock()
-    while clock() - t0 < seconds:
-        env.step(acts[steps % len(acts)])
-        steps += 1
-    rate = n * steps / (clock() - t0)
+    env = Native(n)
+    steps, spent = timed(env, seconds)
     env.close()
-    return rate
+    return steps / spent
 
 
 def _worker(kind: str, n: int, seconds: float, barrier, out) -> None:
@@ -127,8 +172,7 @@ def main(argv=None) -> int:
         load = list(os.getloadavg())
         one = []
         for n in a.sizes:
-            s = single_rate(a.seconds)
-            v = native_rate(n, a.seconds)
+            s, v = interleaved(n, 2 * a.seconds)
             one.append({"n": n, "single": s, "native": v, "ratio": v / s})
             print(f"run {r}: N={n:4d} single {s:7.0f} native {v:8.0f} steps/s: {v / s:5.1f}x",
                   flush=True)  # fmt: skip
