@@ -29,7 +29,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from rigidflock.envs.evade import CONTACTS, FRAME_SKIP, EvadeEnv
+from rigidflock.envs.evade import CONTACTS, FRAME_SKIP, EvadeEnv, nearest_distance
 from rigidflock.envs.observation import OMEGA_SCALE, Observer
 from rigidflock.envs.observation_batch import observe_worlds
 from rigidflock.envs.observation_kernel import (
@@ -179,8 +179,6 @@ class EvadeVectorEnv(gym.vector.VectorEnv):
 
     def _potentials(self, obs: np.ndarray, worlds) -> None:
         """The shaped reward's potential of each world in ``worlds`` from its observation."""
-        from rigidflock.envs.evade import nearest_distance
-
         for w in worlds:
             self._potential[w] = nearest_distance(obs[w])
 
@@ -231,7 +229,7 @@ class EvadeVectorEnv(gym.vector.VectorEnv):
         ticks_done = np.zeros(W, np.int64)
         counts = np.zeros((W, 4), np.int64)
         b = self.batch
-        limit = one._tick_limit
+        limit = 2**62 if self.max_ticks is None else self.max_ticks
         throttle, steer = acts[:, 0], acts[:, 1]
         for _ in range(self.frame_skip):
             if not active.any():
