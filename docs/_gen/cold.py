@@ -26,12 +26,12 @@ def _figures(data: dict) -> str:
         "| first | base, cold | now, cold | **cold ratio** | base, warm | now, warm | warm ratio |",
         "|---|---|---|---|---|---|---|",
     ]
-    for r in data["rows"]:
-        out.append(
-            f"| `{r['case']}` | {r['base_cold']:.1f} | {r['current_cold']:.1f} | "
-            f"**{r['cold_ratio']:.2f}** | {r['base_warm']:.1f} | {r['current_warm']:.1f} | "
-            f"{r['warm_ratio']:.2f} |"
-        )
+    out.extend(
+        f"| `{r['case']}` | {r['base_cold']:.1f} | {r['current_cold']:.1f} | "
+        f"**{r['cold_ratio']:.2f}** | {r['base_warm']:.1f} | {r['current_warm']:.1f} | "
+        f"{r['warm_ratio']:.2f} |"
+        for r in data["rows"]
+    )
     return "\n".join(out) + "\n"
 
 

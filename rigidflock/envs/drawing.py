@@ -11,10 +11,14 @@ import numpy as np
 
 def rgb_array(sim, size: tuple[int, int]) -> np.ndarray:
     """``sim``'s current state drawn offscreen at ``size`` (W, H): (H, W, 3) uint8, top row
-    first. Needs no display (EGL when headless)."""
+    first, the world fitted to the whole frame (no side panel: an environment's frame has no
+    HUD to put there). Needs no display (EGL when headless)."""
     from rigidflock.render import frame_from_sim, render_frame
+    from rigidflock.render.camera import fit_camera
 
-    return np.ascontiguousarray(render_frame(frame_from_sim(sim), size)[..., :3])
+    frame = frame_from_sim(sim)
+    camera = fit_camera(frame.size, size, panel=False)
+    return np.ascontiguousarray(render_frame(frame, size, camera=camera)[..., :3])
 
 
 def has_display() -> bool:

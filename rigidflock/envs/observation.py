@@ -37,6 +37,9 @@ from rigidflock.model.torus import min_image
 OWN = 5  # own-state entries
 PER_PURSUER = 6  # entries per pursuer slot
 OMEGA_SCALE = 2 * np.pi  # rad/s: one turn a second reads 1
+# the default speed scale, in fastest cruise speeds: a pursuer's velocity relative to the
+# player's reaches 1.5 of them (head-on, interceptors); at 1 it clipped in 15% of the slots
+SPEED_FACTOR = 2.0
 
 
 def observation_size(k: int, rays: int) -> int:
@@ -116,8 +119,9 @@ class Observer:
 
     ``k``: pursuer slots; ``rays``: feelers; ``sense_range`` (world units, default: half the
     world's diagonal, the farthest minimum-image offset in a wrap-around world), ``speed_scale``
-    (world units/s, default: the fastest unit's cruise speed) and ``ray_range`` (world units,
-    default: the player's feeler length, length x ``rules.feeler_factor``) normalise the fields.
+    (world units/s, default: :data:`SPEED_FACTOR` x the fastest unit's cruise speed) and
+    ``ray_range`` (world units, default: the player's feeler length, length x
+    ``rules.feeler_factor``) normalise the fields.
     """
 
     def __init__(self, sim, k=5, rays=8, sense_range=None, speed_scale=None, ray_range=None):
@@ -140,7 +144,7 @@ class Observer:
         u = sim.units
         world = np.asarray(sim.scene.world.size, dtype=float)
         self.sense_range = float(self._sense or 0.5 * np.hypot(*world))
-        self.speed_scale = float(self._speed or u.cruise_speed.max())
+        self.speed_scale = float(self._speed or SPEED_FACTOR * u.cruise_speed.max())
         feeler = float(u.length[-1] * sim.rules.feeler_factor)
         self.ray_range = float(self._ray or feeler)
         self._inv_sense, self._inv_speed = 1.0 / self.sense_range, 1.0 / self.speed_scale

@@ -1,11 +1,15 @@
-"""Vector environments of ``rigidflock/Evade-v0`` that start safely in worker processes.
+"""Process-based vector environments of ``rigidflock/Evade-v0`` with one numba thread a worker.
 
 The simulation's compiled kernels run on numba's OpenMP threads, and a process that has used
-OpenMP must not ``fork``: an :class:`~gymnasium.vector.AsyncVectorEnv` made with the default
-``fork`` start aborts ("fork() called from a process already using GNU OpenMP"). The workers are
-therefore started with ``forkserver`` (or ``spawn``), each on one numba thread (the workers are
-the parallelism; one thread each avoids oversubscribing the cores). Scripts that make an async
-vector environment need the usual ``if __name__ == "__main__":`` guard.
+OpenMP must not ``fork``. A plain :class:`~gymnasium.vector.AsyncVectorEnv` (``fork`` on Linux)
+works as long as the parent has not stepped an environment: the environment builds its
+simulation at the first reset, so the one AsyncVectorEnv makes in the parent to read the spaces
+never starts the threads. :func:`make_vector` starts the workers with ``forkserver`` (or
+``spawn``) instead, so it works whatever the parent ran, each worker on one numba thread (the
+workers are the parallelism; one thread each avoids oversubscribing the cores). Scripts that
+make an async vector environment need the usual ``if __name__ == "__main__":`` guard. For many
+worlds in one process, ``gym.make_vec(..., vectorization_mode="vector_entry_point")``
+(:mod:`rigidflock.envs.native`) is faster than either.
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ _READ = (
     | pb.BodyFields.ANGULAR_VELOCITY
 )
 _FORCES = pb.BodyFields.FORCE | pb.BodyFields.TORQUE
+CONTACT_COLUMNS = ("unit", "obstacle", "wall", "player")  # keep_counts_in's order
 
 
 def unit_shape(body: pymunk.Body, length: float, width: float, corners: float) -> pymunk.Poly:
@@ -69,6 +70,7 @@ class World:
         self.size = np.asarray(size, dtype=float)
         self.bounds = bounds
         self.contacts = Contacts()
+        self._counts: np.ndarray | None = None  # a second count of contact begins, if kept
         space = pymunk.Space()
         space.gravity = (0.0, 0.0)
         self.space = space
@@ -82,6 +84,7 @@ class World:
         self._buf = pb.Buffer()
         self._out = pb.Buffer()  # for writes: it points at our numpy buffers
         self._ids: np.ndarray | None = None
+        self._id_bytes = b""  # the same ids as bytes, for the quick comparison
         self._rows: np.ndarray | slice | None = None  # batch row of each unit
         self._row_index = np.zeros(0, np.int64)  # the same rows as an array (N,)
         self._force_buf: np.ndarray | None = None
@@ -152,6 +155,13 @@ class World:
                     kind, other, begin=self._touch(field, 1), separate=self._touch(None, -1)
                 )
 
+    def keep_touching_in(self, out: np.ndarray) -> None:
+        """Keep the touching counts (``touching``) in ``out`` (N,) int64 from now on, e.g. a
+        view into one array for many worlds: the counts so far are copied there and the contact
+        callbacks write there."""
+        out[:] = self.touching
+        self.touching = out
+
     def add_building(self, polygon) -> None:
         """A static convex polygon (K, 2), counted as a wall in contacts."""
         shape = pymunk.Poly(self.space.static_body, [tuple(map(float, p)) for p in polygon])
@@ -160,10 +170,34 @@ class World:
         self.space.add(shape)
 
     def _count(self, field: str):
+        column = CONTACT_COLUMNS.index(field)
+
         def begin(arbiter, space, data):
             setattr(self.contacts, field, getattr(self.contacts, field) + 1)
+            if self._counts is not None:
+                self._counts[column] += 1
 
         return begin
+
+    def keep_counts_in(self, out: np.ndarray) -> None:
+        """Count contact begins in ``out`` (4,) int64 too (unit, obstacle, wall, player, as
+        :data:`CONTACT_COLUMNS`), e.g. a row of one array for many worlds, read in one go: the
+        counts so far are copied there."""
+        c = self.contacts
+        out[:] = (c.unit, c.obstacle, c.wall, c.player)
+        self._counts = out
+
+    def bind_batch_forces(self, buffer: np.ndarray) -> None:
+        """Point the batch write of :meth:`write_bound_forces` at ``buffer`` (B, 3), laid out as
+        :meth:`force_buffer` (C contiguous; kept alive here): the forces written there are sent
+        at each call without setting the buffer again."""
+        self._bound = pb.Buffer()
+        self._bound.set_float_buf(buffer.reshape(-1))
+        self._bound_array = buffer
+
+    def write_bound_forces(self) -> None:
+        """Send the buffer bound by :meth:`bind_batch_forces` to pymunk in one batch write."""
+        pb.set_space_bodies(self.space, _FORCES, self._bound)
 
     def _touch(self, field: str | None, step: int):
         """A callback adding ``step`` to the touching count of the unit in the contact (and,
@@ -182,9 +216,12 @@ class World:
         return callback
 
     def _map_rows(self, ids: np.ndarray) -> None:
-        """Find each unit's row in the batch order (only when that order changed)."""
-        if self._ids is not None and np.array_equal(ids, self._ids):
+        """Find each unit's row in the batch order (only when that order changed: compared as
+        bytes, a few times quicker than ``np.array_equal`` on ~20 ids)."""
+        raw = ids.tobytes()
+        if raw == self._id_bytes:
             return
+        self._id_bytes = raw
         self._ids = ids.copy()
         order = np.argsort(ids)
         where = np.searchsorted(ids, self._unit_ids, sorter=order)
@@ -200,13 +237,26 @@ class World:
 
     def read(self, state: State) -> None:
         """Fill ``state.pos``, ``vel``, ``angle``, ``omega`` from pymunk in one batch call."""
+        floats = self.read_rows()
+        _scatter_rows(floats, self._row_index, state.pos, state.angle, state.vel, state.omega)
+
+    def read_rows(self) -> np.ndarray:
+        """Read every body from pymunk in one batch call: the batch rows (B, 6) x, y, angle,
+        vx, vy, omega (a view of the batch buffer, valid until the next read), unit u's in row
+        :attr:`row_index` ``[u]``; :meth:`read` then scatters them into a state (several
+        worlds' rows can be scattered in one call: :mod:`rigidflock.sim.batch`)."""
         self._buf.clear()
         pb.get_space_bodies(self.space, _READ, self._buf)
-        ids = np.frombuffer(self._buf.int_buf(), dtype=np.uintp)
-        self._map_rows(ids)
+        self._map_rows(np.frombuffer(self._buf.int_buf(), dtype=np.uintp))
         floats = np.frombuffer(self._buf.float_buf(), dtype=np.float64).reshape(-1, 6)
         self._floats = floats
-        _scatter_rows(floats, self._row_index, state.pos, state.angle, state.vel, state.omega)
+        return floats
+
+    @property
+    def row_index(self) -> np.ndarray:
+        """Each unit's row in the batch order (N,) int64 as of the last read (a new array
+        whenever that order changes)."""
+        return self._row_index
 
     def force_buffer(self) -> tuple[np.ndarray, np.ndarray]:
         """The batch write's buffer (B, 3): force x, force y, torque per batch row (static
@@ -221,6 +271,14 @@ class World:
         """Send :meth:`force_buffer` to pymunk in one batch write (pymunk clears forces and
         torques after each step)."""
         self._out.set_float_buf(self._force_buf.reshape(-1))
+        pb.set_space_bodies(self.space, _FORCES, self._out)
+
+    def write_batch_forces(self, buffer: np.ndarray) -> None:
+        """Send ``buffer`` (B, 3) (force x, force y, torque per batch row, laid out as
+        :meth:`force_buffer`; C contiguous) to pymunk in one batch write, without a copy:
+        several worlds' forces can be computed in one call into one array
+        (:mod:`rigidflock.sim.batch`)."""
+        self._out.set_float_buf(buffer.reshape(-1))
         pb.set_space_bodies(self.space, _FORCES, self._out)
 
     def step(self, dt: float) -> None:
@@ -256,6 +314,21 @@ def _scatter_rows(floats, rows, pos, angle, vel, omega):
     into the state's arrays: one pass instead of four strided numpy copies."""
     for u in range(rows.shape[0]):
         r = rows[u]
+        pos[u, 0] = floats[r, 0]
+        pos[u, 1] = floats[r, 1]
+        angle[u] = floats[r, 2]
+        vel[u, 0] = floats[r, 3]
+        vel[u, 1] = floats[r, 4]
+        omega[u] = floats[r, 5]
+
+
+@nb.njit(cache=True)
+def scatter_unit_rows(floats, rows, units, pos, angle, vel, omega):
+    """Batch rows ``floats`` (B, 6) (x, y, angle, vx, vy, omega; several worlds' reads end to
+    end) into the state arrays: row ``rows[j]`` into unit ``units[j]`` (J,), as
+    :meth:`World.read` scatters one world's."""
+    for j in range(units.shape[0]):
+        r, u = rows[j], units[j]
         pos[u, 0] = floats[r, 0]
         pos[u, 1] = floats[r, 1]
         angle[u] = floats[r, 2]

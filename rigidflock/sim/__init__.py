@@ -1,5 +1,6 @@
 """The simulation: :class:`Simulation` with ``reset(seed)`` and ``step(command) -> StepEvents``."""
 
+from rigidflock.sim.batch import SimulationBatch
 from rigidflock.sim.changes import save_scene
 from rigidflock.sim.commands import TOGGLES, Command, CommandError, StepEvents, apply_toggles
 from rigidflock.sim.measurables import Measurables
@@ -12,6 +13,7 @@ __all__ = [
     "CommandError",
     "Measurables",
     "Simulation",
+    "SimulationBatch",
     "StepEvents",
     "apply_toggles",
     "save_scene",

@@ -37,8 +37,8 @@ def actions(n, seed=0):
 
 @pytest.mark.filterwarnings("ignore:.*alternative render modes")
 def test_check_env_passes():
-    """Gymnasium's own checker: spaces, seeding, step/reset types, rgb_array rendering. (Made
-    directly, without a spec, so it does not also try "human", which needs a display.)"""
+    """Gymnasium's own checker on the class made directly: spaces, seeding, step/reset types,
+    rgb_array rendering (tests/envs/test_checkers.py runs it through gym.make, every mode)."""
     env = EvadeEnv(render_mode="rgb_array", max_ticks=200)
     check_env(env, skip_render_check=False)
     env.close()
@@ -127,23 +127,34 @@ def test_a_recorded_episode_verifies(tmp_path):
         assert verify(reader).ok
 
 
-def test_rgb_array_render_draws_the_world():
-    """Offscreen drawing with no display: an (H, W, 3) uint8 picture, not blank."""
+def test_rgb_array_render_draws_the_world_across_the_frame():
+    """Offscreen drawing with no display: an (H, W, 3) uint8 picture, not blank, the world (its
+    border and everything in it) spanning the frame: aidemo4's 4:3 world in a 4:3 frame leaves
+    only the camera's margin, under 10% of either side (the side panel's empty band took 40%)."""
     env = EvadeEnv(render_mode="rgb_array", render_size=(160, 120))
     env.reset(seed=1)
     image = env.render()
     assert image.shape == (120, 160, 3) and image.dtype == np.uint8
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 3
+    drawn = (image != image[0, 0]).any(axis=2)
+    cols, rows = np.flatnonzero(drawn.any(axis=0)), np.flatnonzero(drawn.any(axis=1))
+    assert cols[-1] - cols[0] > 0.9 * 160 and rows[-1] - rows[0] > 0.9 * 120
     env.close()
 
 
-def test_human_mode_without_a_display_says_what_to_do(monkeypatch):
-    """No display: a clear error at construction, pointing at rgb_array."""
+def test_human_mode_without_a_display_warns_once_and_skips_frames(monkeypatch):
+    """No display: the environment is made and runs (the checkers make every declared mode);
+    the first human frame warns once, pointing at rgb_array, and render() returns None."""
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     monkeypatch.setenv("RIGIDFLOCK_HEADLESS", "1")
-    with pytest.raises(RuntimeError, match="rgb_array"):
-        EvadeEnv(render_mode="human")
+    env = EvadeEnv(render_mode="human")
+    with pytest.warns(UserWarning, match="rgb_array") as caught:
+        env.reset(seed=1)
+        env.step(np.zeros(2, np.float32))
+        assert env.render() is None
+    assert len(caught) == 1
+    env.close()
 
 
 def test_registered_and_made_with_options():
@@ -171,15 +182,63 @@ def test_importing_rigidflock_does_not_import_gymnasium():
 
 def test_info_keys_and_action_forms():
     """info: the tick, the reward's parts and the contact counts, in that order; a list, a
-    (1, 2) array and out-of-range values act like the clipped flat array."""
+    float64 array and out-of-range values act like the clipped float32 array."""
     from rigidflock.envs.evade import CONTACTS
 
     infos, observations = [], []
-    for action in ([2.0, -0.5], np.array([[2.0, -0.5]]), np.array([1.0, -0.5], np.float32)):
+    for action in ([2.0, -0.5], np.array([2.0, -0.5]), np.array([1.0, -0.5], np.float32)):
         env = EvadeEnv(max_ticks=50, frame_skip=2)
         env.reset(seed=3)
         obs, _, _, _, info = env.step(action)
         infos.append(info)
         observations.append(obs.tobytes())
-    assert list(infos[0]) == ["tick", "reward_survival", "reward_capture", *CONTACTS]
+    assert list(infos[0]) == [
+        "tick", "reward_survival", "reward_capture", "reward_shaping", *CONTACTS
+    ]  # fmt: skip
     assert infos[0] == infos[1] == infos[2] and len(set(observations)) == 1
+
+
+@pytest.mark.parametrize(
+    "action", [[1.0, 0.0, 0.5], np.zeros((1, 2)), np.zeros(1), 0.5, "go", [np.nan, 0.0]]
+)
+def test_actions_of_the_wrong_shape_or_not_numbers_are_refused(action):
+    """The action space is Box(-1, 1, (2,)): a third value, a (1, 2) batch, one number, text or
+    NaN is a mistake in the caller's code, refused with the shape wanted, not half used."""
+    env = EvadeEnv(max_ticks=50)
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match=r"action: .*(want|finite)"):
+        env.step(action)
+
+
+def test_spec_limits_episodes_and_the_defaults_pose_the_task():
+    """gym.make's spec carries the episode limit (900 steps of 4 ticks: 60 s); the direct class
+    has no limit of its own unless max_ticks is given."""
+    env = gym.make(EVADE_ID)
+    assert env.spec.max_episode_steps == 900 and env.unwrapped.frame_skip == 4
+    assert env.unwrapped.max_ticks is None
+    assert env.metadata["render_fps"] == 15  # one frame a step: 60 ticks/s / 4
+    env.close()
+
+
+def test_shaped_reward_is_off_by_default_and_a_potential_difference_when_on():
+    """shaping = 0: the reward is survival + capture only. shaping = w: the extra part of each
+    step is w x (nearest pursuer distance now - at the step before), in sense ranges, so over an
+    episode the parts telescope to w x (last - first)."""
+    from rigidflock.envs.evade import nearest_distance
+
+    plain = EvadeEnv(max_ticks=200)
+    shaped = EvadeEnv(max_ticks=200, shaping=2.0)
+    first = shaped.reset(seed=5)[0]
+    plain.reset(seed=5)
+    total = 0.0
+    for a in actions(50, 5):
+        o1, r1, *_, i1 = plain.step(a)
+        o2, r2, *_, i2 = shaped.step(a)
+        assert i1["reward_shaping"] == 0.0 and r1 == i1["reward_survival"]
+        assert r2 == pytest.approx(r1 + i2["reward_shaping"])
+        total += i2["reward_shaping"]
+    np.testing.assert_array_equal(o1, o2)  # shaping changes rewards, never the run
+    assert total == pytest.approx(2.0 * (nearest_distance(o2) - nearest_distance(first)))
+    assert total != 0.0
+    with pytest.raises(ValueError, match="shaping"):
+        EvadeEnv(shaping=-1.0)

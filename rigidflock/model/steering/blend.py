@@ -294,6 +294,11 @@ class Steerer:
         self._geometry_cache = (rules, geometry)
         return geometry
 
+    def obstacle_grid(self, rules):
+        """The obstacle grid the unit pass searches under ``rules``
+        (:class:`~.unit_kernel.ObstacleGrid`, built on first use)."""
+        return self._geometry(rules)[2]
+
     def __call__(
         self, st: State, rules, flock_key=None, role=None, wall_feeler=None, behaviour_force=None
     ) -> Steering:

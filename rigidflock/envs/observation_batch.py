@@ -1,0 +1,24 @@
+"""The observations of many worlds in one compiled call: the one-world kernel
+(:func:`~rigidflock.envs.observation_kernel.observe`) on each world's slice of the arrays
+(:mod:`rigidflock.sim.batch`'s layout: world w's ``n`` units are rows ``w n .. (w + 1) n - 1``,
+the observed player last)."""
+
+from __future__ import annotations
+
+import numba as nb
+
+from rigidflock.envs.observation_kernel import observe
+
+
+@nb.njit(cache=True)
+def observe_worlds(out, n, pos, vel, angle, omega, leader, ai, box, circles, circles_off,
+                   segments, segments_off, rays, scales):  # fmt: skip
+    """Row w of ``out`` (W, size) float32: world w's observation, as ``observe`` writes it for
+    that world alone. ``ai`` (n,), ``box``, ``rays``, ``scales``: one world's (the same for all);
+    ``circles`` (sum M, 3) and ``segments`` (sum S, 5): every world's end to end, world w's from
+    ``*_off[w]`` to ``*_off[w + 1]``."""
+    for w in range(out.shape[0]):
+        a, b = w * n, (w + 1) * n
+        observe(out[w], pos[a:b], vel[a:b], angle[a:b], omega[a:b], leader[a:b], ai, n - 1, box,
+                circles[circles_off[w] : circles_off[w + 1]],
+                segments[segments_off[w] : segments_off[w + 1]], rays, scales)  # fmt: skip
