@@ -46,6 +46,8 @@ def _refuse(scene: Scene) -> None:
         raise ValueError(f"{where}: world.reaction_ticks: a batch of worlds needs 0")
     if scene.world.neighbour_ticks == 1:
         raise ValueError(f"{where}: world.neighbour_ticks: a batch of worlds needs 0 or auto")
+    if scene.behaviours:
+        raise ValueError(f"{where}: behaviours: a batch of worlds takes scenes without them")
 
 
 class SimulationBatch:

@@ -142,3 +142,6 @@ def test_wrong_actions_and_unsupported_scenes_are_refused(scene_from):
     reacting = CLOSE.replace('bounds = "wrap"', 'bounds = "wrap"\nreaction_ticks = 1')
     with pytest.raises(ValueError, match="reaction_ticks"):
         EvadeVectorEnv(2, scene=scene_from(reacting))
+    wandering = CLOSE + '[[behaviours]]\nfunction = "rigidflock.behaviours.examples:wander"\n'
+    with pytest.raises(ValueError, match="behaviours"):
+        EvadeVectorEnv(2, scene=scene_from(wandering))

@@ -209,7 +209,7 @@ class BatchSteerer:
         self.unit_rules = unit_kernel.UnitRules(
             n_ai, units.has_player, np.ascontiguousarray(units.role, np.int64), units.length,
             units.width, touch_distance(units), rules.feeler_factor, np.full(n, np.inf),
-            rules.flocking, rules.chase, rules.avoidance, walls,
+            rules.flocking, rules.chase, rules.avoidance, walls, False, np.zeros(n),
         )  # fmt: skip
         self.weights = unit_kernel.Weights(rules.steering_force, wt.cohesion, wt.alignment,
                                            wt.separation, wt.chase, wt.avoidance)  # fmt: skip
