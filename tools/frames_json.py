@@ -74,8 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         "commands": commands,
         "commit": commit,
         "date": datetime.datetime.now(datetime.UTC).date().isoformat(),
-        "load_before": before,
-        "load_after": _load(),
+        # adopted: the load while it ran was not recorded
+        "load_before": None if args.source else before,
+        "load_after": None if args.source else _load(),
         "results": rows,
     }
     OUT.write_text(json.dumps(data, indent=1) + "\n")

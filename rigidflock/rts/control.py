@@ -4,7 +4,8 @@
 move-order rules' (:mod:`rigidflock.rts.rules`) and which of them decides for it is their one
 precedence list (:mod:`rigidflock.rts.rules.precedence`). In order:
 
-1. slots: re-dealt every ``REASSIGN_TICKS`` ticks (:mod:`.slots`);
+1. slots: re-dealt over every ``REASSIGN_TICKS`` ticks, a few blocks of units each tick
+   (:func:`~.slots.deal_slots`), and late units' slots moved up at the start of each period;
 2. the members' situation (:class:`Situation`): near their slot, at the formation by route,
    meeting another group's unit head on, yielding at a door (:mod:`.right_of_way`);
 3. aim: each member's place on the group's path, then the ``AIM`` rules' claims, decided;
@@ -51,7 +52,7 @@ from rigidflock.scene import NavigationSpec
 # the public names of one tick's control (oncoming_ahead: the orders find who meets whom)
 __all__ = ["Body", "GroupControl", "Situation", "body_of", "control_group", "oncoming_ahead"]
 
-REASSIGN_TICKS = 30  # slots of units still on the way are re-dealt this often
+REASSIGN_TICKS = 30  # slots of units still on the way are re-dealt over this many ticks
 
 
 @dataclass
@@ -223,8 +224,12 @@ def control_group(
     to_go = g.field.dist[cells]
     arrive_r = nav.arrive_radius * L
     close = at_formation(g.slots, g.goal, to_go, arrive_r)  # at the formation, by route
-    if (tick - g.tick) % REASSIGN_TICKS == 0:
-        deal_slots(g.slots, g.goal, g.facing, g.arrived, close, b.pos, b.angle, to_go, L)
+    cycle, phase = divmod(tick - g.tick, REASSIGN_TICKS)
+    deal_slots(
+        g.slots, g.goal, g.facing, g.arrived, close, b.pos, b.angle, to_go, L, phase,
+        REASSIGN_TICKS, cycle,
+    )  # fmt: skip
+    if phase == 0:
         moved = move_up(g.slots, g.arrived, b.pos, b.fwd, b.speed, L, g.speed)
         g.best[moved] = np.inf  # its progress counts from its new slot
     s = situation(g, units, grid, b, cells, to_go, close, arrive_r, oncoming)

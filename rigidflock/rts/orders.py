@@ -31,7 +31,7 @@ from rigidflock.rts.doors import foresee_doors
 from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.progress import SLOW_STUCK
 from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
-from rigidflock.rts.slots import assign_nearest, formation_slots, has_room
+from rigidflock.rts.slots import deal_by_route, formation_slots, has_room
 from rigidflock.rts.turn_speed import order_turn_rate, path_speed
 from rigidflock.rts.wall_slide import Walls, slide_along_walls, wall_contact
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
@@ -131,13 +131,17 @@ class Orders:
         path = navigation.path_from(self.grid, fld, centre)
         spacing, reach = self._slot_sizes(members)
         slots = formation_slots(self.grid, fld, goal, facing, len(members), spacing, path, reach)
-        slots = assign_nearest(state.pos[members], slots, goal, facing)
+        unit = facing / max(np.hypot(*facing), 1e-9)
+        # the first deal sorts (the units with least route to go the deepest slots); the units
+        # at the formation share theirs by distance over the deal's next ticks (:mod:`.slots`)
+        to_go = fld.dist[self.grid.cell_of(state.pos[members])]
+        slots = deal_by_route(slots, goal, unit, to_go)
         route = float(fld.dist[self.grid.cell_of(centre[None, :])[0]])
         g = Group(
             id=self.next_id,
             members=members,
             goal=goal,
-            facing=facing / max(np.hypot(*facing), 1e-9),
+            facing=unit,
             field=fld,
             slots=slots,
             speed=float(self.units.cruise_speed[members].min()),
