@@ -31,6 +31,7 @@ from rigidflock.rts.doors import foresee_doors
 from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.progress import SLOW_STUCK
 from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
+from rigidflock.rts.rules.crossing import crossing_yields
 from rigidflock.rts.slots import deal_by_route, formation_slots, has_room
 from rigidflock.rts.turn_speed import order_turn_rate, path_speed
 from rigidflock.rts.wall_slide import Walls, slide_along_walls, wall_contact
@@ -219,8 +220,14 @@ class Orders:
                 self.groups, state, self.units.length, self.group_of, self.grid, tick, dt
             )
             foresee_doors(self.groups, state.pos, self.units.length, self.grid, tick)
+            on_way = self.group_of >= 0
+            for g in self.groups.values():
+                on_way[g.members[g.arrived]] = False
+            yields = crossing_yields(
+                state.pos, state.vel, state.angle, self.units.length, self.group_of, on_way
+            )
         for g in list(self.groups.values()):
-            oncoming = wait = None
+            oncoming = wait = crossing = None
             if several:
                 L = self.units.length[g.members]
                 oncoming = oncoming_ahead(state.pos, state.angle, self.group_of, g.members, L)
@@ -228,12 +235,13 @@ class Orders:
                 if yielding:  # near where they met, a group waiting for g is not met head on
                     oncoming = self._passing(g, state, yielding, oncoming)
                     wait = door_taken(g, yielding, state.pos, self.units.length, self.grid)
+                crossing = yields[g.members]
             contact = wall_contact(self.walls, state.pos[g.members], self.units.length[g.members])
             # stuck back-offs under way (back_off's mask; a held unit's throttle overrides it)
             out.backing[g.members] = g.backing_until > tick
             c = control_group(
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
-                oncoming, wait,
+                oncoming, wait, crossing,
             )  # fmt: skip
             c = slide_along_walls(
                 c, g, state, self.units, self.scene.navigation, contact, self.grid, S

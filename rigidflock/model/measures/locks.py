@@ -14,7 +14,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-LOCK_REACH = 1.25  # mean unit lengths between centres: the pair touches (or nearly)
+# mean unit lengths between centres: the pair touches (boxes in contact lie between a width and
+# a length apart, centre to centre)
+LOCK_REACH = 1.0
 
 
 def pressed_pairs(
