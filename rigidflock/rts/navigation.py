@@ -124,6 +124,8 @@ def build_grid(
     obstacles: np.ndarray | None = None,
     walled: bool = False,
     preferred: float | None = None,
+    base: Grid | None = None,
+    added=(),
 ) -> Grid:
     """Rasterise the static world. ``walls``: (start, end, thickness) triples; ``buildings``:
     convex polygons (K, 2); ``obstacles``: (M, 3) circles; ``walled``: the world's edge blocks.
@@ -132,7 +134,12 @@ def build_grid(
     coarse the cells); routes pass through the cell's centre when that has the clearance, else
     through its clearest point. Free cells whose route point is within ``preferred``
     (> clearance) cost one extra cell length to enter, and those whose centre lacks the
-    clearance two more, so routes keep wider of walls where there is room."""
+    clearance two more, so routes keep wider of walls where there is room.
+
+    Given ``base``, a grid this function built of the same world without the buildings
+    ``added`` (convex polygons, also among ``buildings``), the clearances are ``base`` 's with
+    only those measured again, near them: the same grid, without measuring the whole world
+    again for one new building (0.1-0.3 s of one tick at 1,000 units)."""
     w, h = float(size[0]), float(size[1])
     nx, ny = max(1, int(np.ceil(w / cell))), max(1, int(np.ceil(h / cell)))
     xs = (np.arange(nx) + 0.5) * cell
@@ -142,12 +149,21 @@ def build_grid(
     # clearances are read only against clearance and preferred, and a sample point lies within
     # a cell's diagonal of its centre: beyond this they need not be exact (:func:`_clear`)
     solid = (walls, buildings, obstacles, walled, max(clearance, preferred or 0.0) + 2.0 * cell)
-    c_clear = _clear(centres, (w, h), *solid)
     s = SUBSAMPLES
     off = ((np.arange(s) + 0.5) / s - 0.5) * cell
     ox, oy = np.meshgrid(off, off)
     sub = centres[:, None, :] + np.stack([ox.ravel(), oy.ravel()], axis=1)[None, :, :]
-    s_clear = _clear(sub.reshape(-1, 2), (w, h), *solid).reshape(len(centres), s * s)
+    kept = None if base is None else base.__dict__.get("_clears")
+    if kept is not None and kept[0].shape == (len(centres),):
+        # the minimum over solid things, the new ones' distances folded into the old minimum
+        new = ((), tuple(added), None, False, solid[-1])
+        c_clear = np.minimum(kept[0], _clear(centres, (w, h), *new))
+        s_clear = np.minimum(
+            kept[1], _clear(sub.reshape(-1, 2), (w, h), *new).reshape(len(centres), s * s)
+        )
+    else:
+        c_clear = _clear(centres, (w, h), *solid)
+        s_clear = _clear(sub.reshape(-1, 2), (w, h), *solid).reshape(len(centres), s * s)
     best = np.argmax(s_clear, axis=1)
     rows = np.arange(len(centres))
     roomy = c_clear >= clearance
@@ -179,10 +195,12 @@ def build_grid(
             nb[check[~ok]] = -1
     # the sample points as a raster: (cell iy, sub jy, cell ix, sub jx)
     fine = (s_clear >= clearance).reshape(ny, nx, s, s).transpose(0, 2, 1, 3)
-    return Grid(
+    grid = Grid(
         cell, nx, ny, blocked, nearest, neighbours, step_len, near_wall, waypoint,
         ~roomy.reshape(ny, nx), fine.reshape(ny * s, nx * s),
     )  # fmt: skip
+    grid.__dict__["_clears"] = (c_clear, s_clear)  # for the next building (``base``)
+    return grid
 
 
 def _clear(pts, size, walls, buildings, obstacles, walled, reach=np.inf) -> np.ndarray:

@@ -65,6 +65,8 @@ class Orders:
         self.search_seconds = 0.0  # time spent in route searches (bench reports it)
         self.searches = 0
         self._grid: navigation.Grid | None = None
+        # the grid before the buildings added since (its clearances are reused): (grid, polygons)
+        self._base: tuple[navigation.Grid, list] | None = None
         self._walls: Walls | None = None
 
     @property
@@ -80,7 +82,10 @@ class Orders:
                 obstacles=self.obstacles,
                 walled=sc.world.bounds == "walls",
                 preferred=self.preferred,
+                base=None if self._base is None else self._base[0],
+                added=() if self._base is None else self._base[1],
             )
+            self._base = None
         return self._grid
 
     @property
@@ -171,7 +176,12 @@ class Orders:
 
     def add_building(self, building: BuildingSpec, state: State, tick: int) -> None:
         """A new building: rebuild the grid, re-route every group, move slots it covers."""
-        self.buildings.append(np.asarray(building.polygon, dtype=float))
+        poly = np.asarray(building.polygon, dtype=float)
+        self.buildings.append(poly)
+        if self._grid is not None:
+            self._base = (self._grid, [poly])
+        elif self._base is not None:
+            self._base[1].append(poly)
         self._grid = None
         self._walls = None
         for g in self.groups.values():
