@@ -20,22 +20,21 @@ command on a channel is that of the first rule that claims the unit and commands
 
 2. ``DRIVE``, throttle, bow force and the share of the flocking rules' force:
 
-   ==================  ============================================  ========  ======  =====
-   rule                claims                                        throttle  force   flock
-   ==================  ============================================  ========  ======  =====
-   wait_at_door        short of a door another group backs out of    brake     next    0
-   back_out_of_door    yielding, too near the meeting point          reverse   stern   0
-   hold_for_door       yielding, not through the meeting point       queue     seek    0
-   back_off_stuck      stuck, backing off for a second               reverse   seek    next
-   give_way_at_cross.  another group's unit on its right, crossing   slow      next    0
-   arrive              near its slot, in sight of it                 arrive    arrive  0
-   cut_off             sees neither its slot nor its path place      next      next    0
-   formation_alone     at the formation, not meeting one head on     next      next    0
-   cruise              every unit                                    cruise    seek    0.5
-   ==================  ============================================  ========  ======  =====
+   ====================  ============================================  ========  ======  =====
+   rule                  claims                                        throttle  force   flock
+   ====================  ============================================  ========  ======  =====
+   wait_at_door          short of a door another group backs out of    brake     next    0
+   back_out_of_door      yielding, too near the meeting point          reverse   stern   0
+   hold_for_door         yielding, not through the meeting point       queue     seek    0
+   back_off_stuck        stuck, backing off for a second               reverse   seek    next
+   give_way_at_crossing  another group's unit on its right, crossing   slow      next    0
+   arrive                near its slot, in sight of it                 arrive    arrive  0
+   cut_off               sees neither its slot nor its path place      next      next    0
+   formation_alone       at the formation, not meeting one head on     next      next    0
+   cruise                every unit                                    cruise    seek    0.5
+   ====================  ============================================  ========  ======  =====
 
-   ``give_way_at_cross.``: :func:`~.crossing.give_way_at_crossing`. "seek": the bow force
-   toward the aim of step 1. Each rule lives in its module of
+   "seek": the bow force toward the aim of step 1. Each rule lives in its module of
    :mod:`rigidflock.rts.rules`, where its docstring says what it commands and why.
 
 After the orders the simulation's own throttle rules, for every AI unit, may still override a
