@@ -63,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
                 [sys.executable, "-m", "rigidflock", *cmd[1:], "--json", str(tmp)],
                 cwd=ROOT,
                 env=env,
+                check=False,
             )
             if done.returncode:
                 print(f"frames_json: {' '.join(cmd)} exited {done.returncode}", file=sys.stderr)

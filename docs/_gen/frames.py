@@ -46,9 +46,7 @@ def page(data: dict) -> str:
         "(cause) | march ms | no orders ms | orders x |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for label, run in runs.items():
-        for r in run["results"]:
-            out.append(_row(label, run, r))
+    out.extend(_row(label, run, r) for label, run in runs.items() for r in run["results"])
     out.append("")
     for label, run in runs.items():
         cmds = "; ".join(f"`{c}`" for c in run["commands"])
