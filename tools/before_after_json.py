@@ -32,12 +32,11 @@ def _rows(path: str) -> list[dict]:
 
 def _scene(folder: str, label: str, name: str) -> dict:
     m = json.loads((Path(folder) / f"scene_{label}_{name}.json").read_text())
-    s = m.get("summary", m)
-    orders = m.get("orders") or s.get("orders") or []
-    arrival = [o.get("arrival_tick") for o in orders]
+    s = m["metrics"]
+    arrival = [o.get("arrival_tick") for o in s.get("orders") or []]
     return {
         "scene": name,
-        "ticks": m.get("ticks", s.get("ticks")),
+        "ticks": m.get("ticks"),
         "arrival_ticks": arrival,
         "unit_contacts": s.get("unit_contacts"),
         "wall_contacts": s.get("wall_contacts"),

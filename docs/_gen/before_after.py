@@ -40,15 +40,16 @@ def _scored(data: dict) -> list[str]:
 def _scenes(data: dict) -> list[str]:
     out = [
         "| scene | on their slots at tick, before | after | unit contacts before | after | "
-        "longest pin s before | after |",
-        "|---|---|---|---|---|---|---|",
+        "longest pin s before | after | stuck unit-s before | after |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for b, a in zip(data["scenes"]["before"], data["scenes"]["after"], strict=True):
         out.append(
             f"| {a['scene']} | {', '.join(str(t) for t in b['arrival_ticks'])} | "
             f"{', '.join(str(t) for t in a['arrival_ticks'])} | {b['unit_contacts']} | "
             f"{a['unit_contacts']} | {_f(b['longest_pin_seconds'])} | "
-            f"{_f(a['longest_pin_seconds'])} |"
+            f"{_f(a['longest_pin_seconds'])} | {_f(b['stuck_seconds'], 0)} | "
+            f"{_f(a['stuck_seconds'], 0)} |"
         )
     return out
 
