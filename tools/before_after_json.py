@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenes-before", required=True)
     p.add_argument("--scenes-after", required=True)
     p.add_argument("--seeds", required=True)
+    p.add_argument("--seeds-before", help="rigidflock score --seeds JSON of the model before")
     a = p.parse_args(argv)
     after = a.after_commit
     if after == "HEAD":
@@ -71,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
             "after": [_scene(a.scenes_after, "after", s) for s in SCENES],
         },
         "seeds": [json.loads(line) for line in Path(a.seeds).read_text().splitlines() if line],
+        "seeds_before": _rows(a.seeds_before) if a.seeds_before else [],
     }
     OUT.write_text(json.dumps(data, indent=1) + "\n")
     print(f"{OUT.relative_to(ROOT)}: written")

@@ -81,6 +81,25 @@ def _seeds(data: dict) -> list[str]:
     return out
 
 
+def _paired(data: dict) -> list[str]:
+    before = {(r["scenario"], r["seed"]): r for r in data.get("seeds_before", [])}
+    out = [
+        "| scenario | seed | t100 s before | after | unit contacts before | after | score before "
+        "| after |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in data["seeds"]:
+        b = before.get((r["scenario"], r["seed"]))
+        if b is None or r["mass"] != "scene":
+            continue
+        out.append(
+            f"| {r['scenario']} | {r['seed']} | {_f(b['t100'])} | {_f(r['t100'])} | "
+            f"{b['unit_contacts']} | {r['unit_contacts']} | {_f(b['score'], 1)} | "
+            f"**{_f(r['score'], 1)}** |"
+        )
+    return out if len(out) > 2 else []
+
+
 def page(data: dict) -> str:
     b, a = data["before"], data["after"]
     parts = [
@@ -112,6 +131,11 @@ def page(data: dict) -> str:
         "`four_way_oncoming` on its seed locked a pair for 16.9 s (129 unit contacts).",
         "",
         *_seeds(data),
+        "",
+        "The same runs against model 20's on the seeds recorded for it (the scenes' pedestrians; "
+        "`docs/results/scenario_seeds.json`):",
+        "",
+        *_paired(data),
         "",
         "This page is generated (`python docs/generate.py`) from `docs/results/before_after.json`, "
         "written by `python tools/before_after_json.py`.",
