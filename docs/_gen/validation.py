@@ -684,6 +684,16 @@ def index_page() -> str:
             "the command line fed bad scenes and damaged replays",
         ]
     )
+    rows.append(
+        [
+            "[Model 21 against model 20](before_after.md)",
+            "see the page",
+            "`python tools/before_after_json.py`",
+            "",
+            "the scored suite and the bundled RTS scenes before and after; crossings and the "
+            "two-way door on more seeds",
+        ]
+    )
     return page(
         "# Validation",
         "What rigidflock is checked against, measured: the scored scenario suite modelled on "
@@ -700,7 +710,7 @@ def index_page() -> str:
         table(
             ["page", "command", "recorded with", "commit, date", "what it measures"], rows, left=-1
         ),
-        "```{toctree}\n:hidden:\n\nscenarios\nforests\nbehaviour\nfuzzing\n```",
+        "```{toctree}\n:hidden:\n\nscenarios\nforests\nbehaviour\nfuzzing\nbefore_after\n```",
         GENERATED,
     )
 

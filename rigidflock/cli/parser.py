@@ -215,6 +215,22 @@ def _add_bench(sub) -> None:
         help='time each size again with this behaviour ("module:name") steering every unit, '
         "and print its cost against the tick without it",
     )
+    b.add_argument(
+        "--frames",
+        type=unit_list,
+        default=None,
+        metavar="N,N,...",
+        help="instead, the RTS frame times at these unit counts: each tick timed from a move "
+        "order until every unit is on its slot, with a building dropped across the route "
+        "(median, p99 and slowest tick, and the tick under orders over the tick without)",
+    )
+    b.add_argument(
+        "--frame-ticks",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="with --frames: at most N ticks from the order (default 12000)",
+    )
     b.add_argument("--json", metavar="FILE.json", help="write the results as JSON")
     b.add_argument("--plot", metavar="FILE.png", help="plot ticks/s against units (matplotlib)")
     set_arg(

@@ -315,6 +315,32 @@ def cmd_score(args) -> int:
     return EXIT_OK
 
 
+def _bench_frames(args, sets) -> int:
+    """``rigidflock bench --frames``: the RTS world's tick-by-tick times."""
+    from rigidflock import bench_frames
+    from rigidflock.outputs import write_json
+
+    for flag, given in (("--plot", args.plot), ("--set", sets), ("--reaction-ticks",
+                        args.reaction_ticks)):  # fmt: skip
+        if given:
+            raise UsageError(f"rigidflock bench: {flag} does not go with --frames")
+    ticks = args.frame_ticks or bench_frames.DEFAULT_FRAME_TICKS
+    print(
+        f"rigidflock bench --frames: each tick timed from the order until every unit is on its "
+        f"slot (at most {plural(ticks, 'tick')}), each size in its own process",
+        flush=True,
+    )
+    results = bench_frames.run_frames(
+        args.frames,
+        ticks,
+        progress=lambda r: print(f"  {r['units']} units (frames) done", flush=True),
+    )
+    print(bench_frames.format_frames(results))
+    if args.json:
+        write_json(args.json, results)
+    return EXIT_FAILED if any("error" in r for r in results) else EXIT_OK
+
+
 def cmd_bench(args) -> int:
     from rigidflock import bench
     from rigidflock.outputs import write_json
@@ -344,6 +370,10 @@ def cmd_bench(args) -> int:
             "rigidflock bench: --workers goes with rigidflock score (the timing runs each size "
             "in its own process, one at a time)"
         )
+    if args.frame_ticks is not None and args.frames is None:
+        raise UsageError("rigidflock bench: --frame-ticks goes with --frames")
+    if args.frames is not None:
+        return _bench_frames(args, sets)
     if args.plot:
         check_writable(args.plot, "--plot")
         try:

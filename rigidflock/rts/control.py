@@ -4,7 +4,8 @@
 move-order rules' (:mod:`rigidflock.rts.rules`) and which of them decides for it is their one
 precedence list (:mod:`rigidflock.rts.rules.precedence`). In order:
 
-1. slots: re-dealt every ``REASSIGN_TICKS`` ticks (:mod:`.slots`);
+1. slots: re-dealt over every ``REASSIGN_TICKS`` ticks, a few blocks of units each tick
+   (:func:`~.slots.deal_slots`), and late units' slots moved up at the start of each period;
 2. the members' situation (:class:`Situation`): near their slot, at the formation by route,
    meeting another group's unit head on, yielding at a door (:mod:`.right_of_way`);
 3. aim: each member's place on the group's path, then the ``AIM`` rules' claims, decided;
@@ -38,6 +39,7 @@ from rigidflock.rts.rules.arrive import (
 from rigidflock.rts.rules.back_off import back_off_stuck
 from rigidflock.rts.rules.body import Body, body_of
 from rigidflock.rts.rules.claim import decide
+from rigidflock.rts.rules.crossing import give_way_at_crossing
 from rigidflock.rts.rules.cruise import cruise, turn_limit
 from rigidflock.rts.rules.flock_share import cut_off, formation_alone
 from rigidflock.rts.rules.follow_path import descend_target, follow_path, path_target
@@ -51,7 +53,7 @@ from rigidflock.scene import NavigationSpec
 # the public names of one tick's control (oncoming_ahead: the orders find who meets whom)
 __all__ = ["Body", "GroupControl", "Situation", "body_of", "control_group", "oncoming_ahead"]
 
-REASSIGN_TICKS = 30  # slots of units still on the way are re-dealt this often
+REASSIGN_TICKS = 30  # slots of units still on the way are re-dealt over this many ticks
 
 
 @dataclass
@@ -134,11 +136,14 @@ def drive_claims(
     target: np.ndarray,
     aiming_at_slot: np.ndarray,
     wait: np.ndarray | None,
+    crossing: np.ndarray | None = None,
 ) -> dict:
     """The claim of every rule of ``DRIVE`` for ``g``'s members in situation ``s``, steering at
     ``target`` (m, 2) (``aiming_at_slot`` (m,) bool: the slot's aim rule decided it); ``gap``
     (m,): distance to the nearest unit ahead; ``wait`` (m,) bool or None: members short of a
-    door another group's unit backs out of; ``steering_force``: the rules' S, newtons."""
+    door another group's unit backs out of; ``crossing`` (m,) bool or None: members giving way
+    at a crossing (:func:`~.rules.crossing.crossing_yields`); ``steering_force``: the rules' S,
+    newtons."""
     idx, b, L = g.members, s.body, s.length
     force_scale = nav.seek * steering_force
     steer = seek_steer(target - b.pos, b.fwd, b.left)
@@ -152,11 +157,13 @@ def drive_claims(
     if s.backing.any():
         stern = force_scale * stern_steer(g, b.pos, b.fwd, b.left, L, nav.lookahead, grid)
     mass, drag_k, thrust = units.mass[idx], units.drag_k[idx], units.thrust[idx]
+    crossing_now = np.zeros(len(idx), dtype=bool) if crossing is None else crossing & ~s.approach
     return {
         wait_at_door: wait_at_door(wait, b.v_fwd, s.cruise),
         back_out_of_door: back_out_of_door(s.backing, s.wait_throttle, stern),
         hold_for_door: hold_for_door(s.held, s.wait_throttle, seek_force),
         back_off_stuck: back_off_stuck(g.backing_until > tick, seek_force),
+        give_way_at_crossing: give_way_at_crossing(crossing_now, b.v_fwd, s.cruise),
         arrive: arrive(s.near, s.to_slot, s.d_slot, b, g.speed, mass, drag_k, thrust),
         cut_off: cut_off(aiming_at_slot, b.pos, g.path[g.path_index], grid.sees),
         formation_alone: formation_alone(s.close, s.head_on),
@@ -209,13 +216,15 @@ def control_group(
     dt: float,
     oncoming: np.ndarray | None = None,
     wait: np.ndarray | None = None,
+    crossing: np.ndarray | None = None,
 ) -> GroupControl:
     """Steering and throttle of ``g``'s members from the snapshot ``state``; ``gap`` (N,):
     distance to the nearest unit ahead; ``oncoming`` (m,) bool: members meeting another group's
     unit head on (:func:`~.rules.passing.oncoming_ahead`; they keep right and do not queue);
     ``wait`` (m,) bool: members that stop short of a door another group's unit backs out of
-    (:func:`~.right_of_way.door_taken`). Updates the group's slots, path places, arrivals and
-    progress; ``steering_force`` is the rules' S, newtons."""
+    (:func:`~.right_of_way.door_taken`); ``crossing`` (m,) bool: members giving way at a
+    crossing (:func:`~.rules.crossing.crossing_yields`). Updates the group's slots, path
+    places, arrivals and progress; ``steering_force`` is the rules' S, newtons."""
     idx = g.members
     L = units.length[idx]
     b = body_of(state, idx)
@@ -223,8 +232,12 @@ def control_group(
     to_go = g.field.dist[cells]
     arrive_r = nav.arrive_radius * L
     close = at_formation(g.slots, g.goal, to_go, arrive_r)  # at the formation, by route
-    if (tick - g.tick) % REASSIGN_TICKS == 0:
-        deal_slots(g.slots, g.goal, g.facing, g.arrived, close, b.pos, b.angle, to_go, L)
+    cycle, phase = divmod(tick - g.tick, REASSIGN_TICKS)
+    deal_slots(
+        g.slots, g.goal, g.facing, g.arrived, close, b.pos, b.angle, to_go, L, phase,
+        REASSIGN_TICKS, cycle,
+    )  # fmt: skip
+    if phase == 0:
         moved = move_up(g.slots, g.arrived, b.pos, b.fwd, b.speed, L, g.speed)
         g.best[moved] = np.inf  # its progress counts from its new slot
     s = situation(g, units, grid, b, cells, to_go, close, arrive_r, oncoming)
@@ -246,7 +259,7 @@ def control_group(
     g.arrived[:] = update_arrived(g.arrived, s.d_slot, b.speed, L, g.speed)
     claims = drive_claims(
         g, s, units, nav, steering_force, grid, gap[idx], tick, target, aims[aim_at_slot].mask,
-        wait,
+        wait, crossing,
     )  # fmt: skip
     out = GroupControl(
         force=decide(claims, DRIVE, "force"),

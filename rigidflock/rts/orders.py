@@ -31,7 +31,8 @@ from rigidflock.rts.doors import foresee_doors
 from rigidflock.rts.groups import Group, OrderControl
 from rigidflock.rts.progress import SLOW_STUCK
 from rigidflock.rts.right_of_way import DOOR_REACH, door_taken, settle_standoffs
-from rigidflock.rts.slots import assign_nearest, formation_slots, has_room
+from rigidflock.rts.rules.crossing import crossing_yields
+from rigidflock.rts.slots import deal_by_route, formation_slots, has_room
 from rigidflock.rts.turn_speed import order_turn_rate, path_speed
 from rigidflock.rts.wall_slide import Walls, slide_along_walls, wall_contact
 from rigidflock.scene import BuildingSpec, OrderSpec, Scene
@@ -64,6 +65,8 @@ class Orders:
         self.search_seconds = 0.0  # time spent in route searches (bench reports it)
         self.searches = 0
         self._grid: navigation.Grid | None = None
+        # the grid before the buildings added since (its clearances are reused): (grid, polygons)
+        self._base: tuple[navigation.Grid, list] | None = None
         self._walls: Walls | None = None
 
     @property
@@ -79,7 +82,10 @@ class Orders:
                 obstacles=self.obstacles,
                 walled=sc.world.bounds == "walls",
                 preferred=self.preferred,
+                base=None if self._base is None else self._base[0],
+                added=() if self._base is None else self._base[1],
             )
+            self._base = None
         return self._grid
 
     @property
@@ -131,13 +137,17 @@ class Orders:
         path = navigation.path_from(self.grid, fld, centre)
         spacing, reach = self._slot_sizes(members)
         slots = formation_slots(self.grid, fld, goal, facing, len(members), spacing, path, reach)
-        slots = assign_nearest(state.pos[members], slots, goal, facing)
+        unit = facing / max(np.hypot(*facing), 1e-9)
+        # the first deal sorts (the units with least route to go the deepest slots); the units
+        # at the formation share theirs by distance over the deal's next ticks (:mod:`.slots`)
+        to_go = fld.dist[self.grid.cell_of(state.pos[members])]
+        slots = deal_by_route(slots, goal, unit, to_go)
         route = float(fld.dist[self.grid.cell_of(centre[None, :])[0]])
         g = Group(
             id=self.next_id,
             members=members,
             goal=goal,
-            facing=facing / max(np.hypot(*facing), 1e-9),
+            facing=unit,
             field=fld,
             slots=slots,
             speed=float(self.units.cruise_speed[members].min()),
@@ -166,7 +176,12 @@ class Orders:
 
     def add_building(self, building: BuildingSpec, state: State, tick: int) -> None:
         """A new building: rebuild the grid, re-route every group, move slots it covers."""
-        self.buildings.append(np.asarray(building.polygon, dtype=float))
+        poly = np.asarray(building.polygon, dtype=float)
+        self.buildings.append(poly)
+        if self._grid is not None:
+            self._base = (self._grid, [poly])
+        elif self._base is not None:
+            self._base[1].append(poly)
         self._grid = None
         self._walls = None
         for g in self.groups.values():
@@ -215,8 +230,14 @@ class Orders:
                 self.groups, state, self.units.length, self.group_of, self.grid, tick, dt
             )
             foresee_doors(self.groups, state.pos, self.units.length, self.grid, tick)
+            on_way = self.group_of >= 0
+            for g in self.groups.values():
+                on_way[g.members[g.arrived]] = False
+            yields = crossing_yields(
+                state.pos, state.vel, state.angle, self.units.length, self.group_of, on_way
+            )
         for g in list(self.groups.values()):
-            oncoming = wait = None
+            oncoming = wait = crossing = None
             if several:
                 L = self.units.length[g.members]
                 oncoming = oncoming_ahead(state.pos, state.angle, self.group_of, g.members, L)
@@ -224,12 +245,13 @@ class Orders:
                 if yielding:  # near where they met, a group waiting for g is not met head on
                     oncoming = self._passing(g, state, yielding, oncoming)
                     wait = door_taken(g, yielding, state.pos, self.units.length, self.grid)
+                crossing = yields[g.members]
             contact = wall_contact(self.walls, state.pos[g.members], self.units.length[g.members])
             # stuck back-offs under way (back_off's mask; a held unit's throttle overrides it)
             out.backing[g.members] = g.backing_until > tick
             c = control_group(
                 g, state, self.units, self.scene.navigation, S, self.grid, gap, tick, dt,
-                oncoming, wait,
+                oncoming, wait, crossing,
             )  # fmt: skip
             c = slide_along_walls(
                 c, g, state, self.units, self.scene.navigation, contact, self.grid, S

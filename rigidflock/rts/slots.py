@@ -232,6 +232,33 @@ def slot_cost(pos, cos_a, sin_a, behind, slots, out):
     return out
 
 
+DEAL_BLOCK = 255  # units: the slots of units at the formation are dealt within blocks this big (the
+# exact method's largest, :mod:`.assignment`: ~10 ms for a crowd of 255; the auction took 60-100 ms
+# for 1,000 at once)
+
+
+def deal_blocks(k: int, cycle: int) -> list[tuple[int, int]]:
+    """The blocks (start, stop) of ``k`` units ranked by depth that a deal shares slots within:
+    ``DEAL_BLOCK`` units each, cut half a block later on odd ``cycle`` s (so a unit whose best
+    slot lies across one deal's cut can trade at the next)."""
+    if k <= DEAL_BLOCK:
+        return [(0, k)] if k else []
+    off = (cycle % 2) * (DEAL_BLOCK // 2)
+    edges = sorted({0, *range(off, k, DEAL_BLOCK), k})
+    return list(itertools.pairwise(edges))
+
+
+def blocks_due(count: int, phase: int | None, period: int) -> range:
+    """Which of ``count`` blocks a deal spread over ``period`` ticks shares at ``phase`` (its
+    tick within the period): block j at phase j x period // count, so each tick deals at most
+    ceil(count / period) blocks; None: all of them now."""
+    if phase is None:
+        return range(count)
+    lo = -(-phase * count // period)  # the first j with j * period // count >= phase
+    hi = -(-(phase + 1) * count // period)
+    return range(lo, min(hi, count))
+
+
 def deal_slots(
     slots: np.ndarray,
     goal: np.ndarray,
@@ -242,6 +269,9 @@ def deal_slots(
     angle: np.ndarray,
     to_go: np.ndarray,
     length: np.ndarray,
+    phase: int | None = None,
+    period: int = 1,
+    cycle: int = 0,
 ) -> None:
     """Re-deal, in place, the ``slots`` (m, 2) of the members not yet on theirs (``arrived``
     (m,) False). Those still far from the formation get the deepest slots (farthest along the
@@ -249,10 +279,16 @@ def deal_slots(
     route left, so the first to arrive do not block the way of the rest. Those ``close`` (m,)
     (at the formation) share theirs by least total distance from ``pos`` (m, 2)
     (:mod:`.assignment`), a slot behind a unit (by its heading ``angle`` (m,), radians) costing
-    two of its lengths (m,) more; more than ``DENSE_MOST`` of them, within blocks
-    (:func:`mend_in_blocks`)."""
+    two of its lengths (m,) more, within blocks of ``DEAL_BLOCK`` ranked by depth
+    (:func:`deal_blocks` of the ``cycle``).
+
+    Spread over ticks: with ``phase`` (0 to ``period`` - 1, the tick within the deal's period)
+    only the far units' deal at phase 0 and the blocks due at this phase
+    (:func:`blocks_due`), so no tick deals more than ceil(blocks / period) blocks (a
+    1,000-unit crowd dealt at once by the auction took 60-100 ms of one tick, twice a second);
+    None: the whole deal now."""
     far = ~arrived & ~close
-    if far.sum() >= 2:
+    if (phase is None or phase == 0) and far.sum() >= 2:
         who = np.flatnonzero(far)
         mine = slots[who]
         depth = (mine - goal) @ facing
@@ -260,20 +296,39 @@ def deal_slots(
         by_route = who[np.lexsort((who, to_go[who]))]
         slots[by_route] = mine[by_depth]
     near = ~arrived & close
-    if near.sum() >= 2:
-        who = np.flatnonzero(near)
-        p, ang, L = pos[who], angle[who], length[who]
+    if near.sum() < 2:
+        return
+    who = np.flatnonzero(near)
+    blocks = deal_blocks(len(who), cycle)
+    due = blocks_due(len(blocks), phase, period)
+    if len(due) == 0:
+        return
+    who = who[_by_depth(pos[who], goal, facing)]
+    for j in due:
+        a, b = blocks[j]
+        rows = who[a:b]
+        if len(rows) < 2:
+            continue
+        mine = slots[rows]
+        ang = angle[rows]
+        out = np.empty((len(rows), len(rows)))
+        cost = slot_cost(pos[rows], np.cos(ang), np.sin(ang), 2.0 * length[rows], mine, out)
+        slots[rows] = mine[least_cost_columns(cost)]
 
-        def cost(rows: np.ndarray, mine: np.ndarray) -> np.ndarray:
-            out = np.empty((len(rows), len(mine)))
-            a = ang[rows]
-            return slot_cost(p[rows], np.cos(a), np.sin(a), 2.0 * L[rows], mine, out)
 
-        if len(who) <= DENSE_MOST:
-            mine = slots[who]
-            slots[who] = mine[least_cost_columns(cost(np.arange(len(who)), mine))]
-        else:
-            slots[who] = mend_in_blocks(slots[who], p, goal, facing, cost)
+def deal_by_route(
+    slots: np.ndarray, goal: np.ndarray, facing: np.ndarray, to_go: np.ndarray
+) -> np.ndarray:
+    """``slots`` (m, 2) reordered so that the units with least route ``to_go`` (m,) to go take
+    the deepest (farthest along ``facing`` (2,) from ``goal`` (2,)): the far units' deal of
+    :func:`deal_slots` for every unit, an order's first deal (sorting, not an assignment: the
+    units at the formation share theirs by distance at the deals that follow)."""
+    depth = (slots - goal) @ facing
+    by_depth = np.lexsort((slots[:, 1], slots[:, 0], -depth))
+    by_route = np.lexsort((np.arange(len(to_go)), to_go))
+    out = np.empty_like(slots)
+    out[by_route] = slots[by_depth]
+    return out
 
 
 def move_up(

@@ -29,6 +29,7 @@ import numpy as np
 from rigidflock.model.contacts import KINDS, Contacts
 from rigidflock.model.measures.alignment import milling, polarization_fast
 from rigidflock.model.measures.flocks import elongation, flock_count, flock_labels
+from rigidflock.model.measures.locks import pressed_pairs
 from rigidflock.model.measures.pins import pin_tick, pinned
 from rigidflock.model.measures.spacing import nearest_distance, nn_completed
 from rigidflock.model.state import ROLE_CHASE, ROLE_INTERCEPT
@@ -82,6 +83,9 @@ class Collector:
         self.longest_pin = 0.0  # seconds, the longest single pin of one unit
         self.stuck_seconds = 0.0  # unit-seconds of ordered units without progress, not arrived
         self._pin_run = np.zeros(view.n_ai)  # (N_ai,) seconds each unit has been pinned so far
+        # units of different orders pressed together: pair -> the tick its spell began
+        self._locks: dict[tuple[int, int], int] = {}
+        self.longest_lock = 0.0  # seconds, the longest unbroken spell of one pair
         self._chasers = np.flatnonzero(np.isin(view.role, (ROLE_CHASE, ROLE_INTERCEPT)))
         self._tick: _Tick | None = None  # the last tick measured
         self._added: Measurables | None = None  # the last tick added
@@ -123,6 +127,21 @@ class Collector:
         self.longest_pin = max(self.longest_pin, longest)
         if view.stuck is not None:
             self.stuck_seconds += float(view.stuck.sum()) * view.dt
+        if view.group is not None:
+            self._add_locks(view)
+
+    def _add_locks(self, view: Measurables) -> None:
+        """Locked pairs: units of different orders pressed together
+        (:func:`~rigidflock.model.measures.locks.pressed_pairs`), each pair's unbroken spell
+        timed from the tick it began."""
+        a, b = pressed_pairs(view.pos, view.length, view.group, ~view.on_slot)
+        since = self._locks
+        self._locks = now = {
+            (i, j): since.get((i, j), view.tick)
+            for i, j in zip(a.tolist(), b.tolist(), strict=True)
+        }
+        for t0 in now.values():
+            self.longest_lock = max(self.longest_lock, (view.tick - t0) * view.dt)
 
     def sample(self) -> dict:
         """Measure the simulation's current state into a series row (columns:
@@ -193,4 +212,5 @@ class Collector:
             "pinned_seconds": float(self.pinned_seconds),
             "longest_pin_seconds": float(self.longest_pin),
             "stuck_seconds": float(self.stuck_seconds),
+            "longest_lock_seconds": float(self.longest_lock),
         }

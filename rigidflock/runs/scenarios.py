@@ -122,6 +122,7 @@ def run_scenario(
         "pinned_seconds": round(m["pinned_seconds"], 2),
         "longest_pin_seconds": round(m["longest_pin_seconds"], 2),
         "stuck_seconds": round(m["stuck_seconds"], 2),
+        "longest_lock_seconds": round(m["longest_lock_seconds"], 2),
         "seconds": round(time.perf_counter() - start, 2),
     }
     r["score"] = score(r)

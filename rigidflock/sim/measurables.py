@@ -62,7 +62,10 @@ class Measurables:
     otherwise; ``touching`` (N_ai,) the number of static shapes (obstacles, walls, buildings)
     each unit touches (pymunk's contact state); the move orders' ``stuck`` (N,) bool, ordered
     units without progress (None while no group is under orders), and ``arrived``, by order
-    group id, (members,) bool: which members are on their slots."""
+    group id, (members,) bool: which members are on their slots; the units' ``length`` (N_ai,),
+    world units; while a group is under orders, ``group`` (N_ai,), each unit's order group id
+    (-1: none), and ``on_slot`` (N_ai,) bool, the ordered units on their slots (both None
+    otherwise)."""
 
     tick: int
     dt: float
@@ -81,6 +84,9 @@ class Measurables:
     touching: np.ndarray
     stuck: np.ndarray | None
     arrived: Mapping[int, np.ndarray]
+    length: np.ndarray | None = None
+    group: np.ndarray | None = None
+    on_slot: np.ndarray | None = None
 
     @property
     def n_ai(self) -> int:
@@ -103,4 +109,15 @@ def measurables_of(sim, cruise: np.ndarray, views: ReadOnlyViews) -> Measurables
         views(steering.nn, n), steering.nn_radius, views(sim.world.touching, n),
         _read_only(orders.stuck_units(sim.tick, dt)) if groups else None,
         MappingProxyType({k: _read_only(g.arrived) for k, g in groups.items()}),
+        views(units.length, n), views(orders.group_of, n) if groups else None,
+        _read_only(_on_slot(groups, n)) if groups else None,
     )  # fmt: skip
+
+
+def _on_slot(groups, n: int) -> np.ndarray:
+    """(n,) bool: the units on their slots of the order ``groups`` (id -> Group)."""
+    out = np.zeros(n, dtype=bool)
+    for g in groups.values():
+        rows = g.members < n
+        out[g.members[rows]] = g.arrived[rows]
+    return out

@@ -10,6 +10,7 @@ from rigidflock.rts.rules.arrive import aim_at_slot, arrive, arrive_control, nea
 from rigidflock.rts.rules.back_off import back_off_stuck
 from rigidflock.rts.rules.body import Body
 from rigidflock.rts.rules.claim import Claim, decide, nobody
+from rigidflock.rts.rules.crossing import give_way_at_crossing
 from rigidflock.rts.rules.cruise import BRAKE_GAIN, FLOCK_EN_ROUTE, cruise, cruise_throttle
 from rigidflock.rts.rules.flock_share import cut_off, formation_alone
 from rigidflock.rts.rules.follow_path import follow_path
@@ -245,10 +246,10 @@ def test_the_precedence_list_and_the_claims_must_agree():
 
 
 def test_the_drive_list_decides_one_unit_per_row_of_its_table():
-    """Eight units, unit k claimed by the k-th rule of ``DRIVE`` and by every rule after it
+    """Nine units, unit k claimed by the k-th rule of ``DRIVE`` and by every rule after it
     (the default claims all): each unit's throttle is its own rule's, and where that rule
-    leaves the force (waiting at a door) or the flock share (backing off stuck) the next
-    claiming rule decides it."""
+    leaves the force (waiting at a door, giving way at a crossing) or the flock share (backing
+    off stuck) the next claiming rule decides it."""
     m = len(DRIVE)
     upto = [np.arange(m) <= k for k in range(m)]  # rule k claims units 0..k
     seek, stern = np.full(m, 1.0), np.full(m, -3.0)
@@ -260,10 +261,11 @@ def test_the_drive_list_decides_one_unit_per_row_of_its_table():
         back_out_of_door: back_out_of_door(np.arange(m) <= 1, np.full(m, -1.0), stern),
         hold_for_door: hold_for_door(np.arange(m) <= 2, np.full(m, 0.1), seek),
         back_off_stuck: back_off_stuck(np.arange(m) <= 3, seek),
-        arrive: arrive(upto[4], to_slot, ones, b, 5.0, ones * 10, 0 * ones, ones * 10),
-        cut_off: cut_off(~upto[5], np.zeros((m, 2)), np.zeros((m, 2)), lambda a, b: ~upto[5]),
-        formation_alone: formation_alone(upto[6], np.zeros(m, bool)),
-        cruise: cruise(0 * ones, np.full(m, np.inf), ~upto[7], ~upto[7], ones, 4.0, ones * 8,
+        give_way_at_crossing: give_way_at_crossing(upto[4], b.v_fwd, np.full(m, 4.0)),
+        arrive: arrive(upto[5], to_slot, ones, b, 5.0, ones * 10, 0 * ones, ones * 10),
+        cut_off: cut_off(~upto[6], np.zeros((m, 2)), np.zeros((m, 2)), lambda a, b: ~upto[6]),
+        formation_alone: formation_alone(upto[7], np.zeros(m, bool)),
+        cruise: cruise(0 * ones, np.full(m, np.inf), ~upto[8], ~upto[8], ones, 4.0, ones * 8,
                        b.v_fwd, np.full(m, np.inf), seek),
     }  # fmt: skip
     assert tuple(claims) == DRIVE  # the test builds the table in the list's order
@@ -276,11 +278,14 @@ def test_the_drive_list_decides_one_unit_per_row_of_its_table():
     assert throttle[1] == -1.0 and force[1] == stern[1]
     assert throttle[2] == 0.1 and force[2] == seek[2]
     assert throttle[3] == BACK_THROTTLE and force[3] == seek[3]
-    assert flock[3] == 0.0  # backing off leaves the flock share: the next claimer's (arrive)
-    assert throttle[4] == arrive_thr[4] and force[4] == arrive_force[4]
-    assert (flock[:7] == 0.0).all() and flock[7] == FLOCK_EN_ROUTE
-    assert throttle[5] == throttle[6] == throttle[7]  # cut off, at the formation: cruising
-    assert (force[5:] == seek[5:]).all()
+    assert flock[3] == 0.0  # backing off leaves the flock share: the next claimer's
+    # giving way at a crossing: braking from 2 toward a quarter of 4; the bow force is arrive's
+    assert throttle[4] == pytest.approx(BRAKE_GAIN * (1.0 - 2.0) / 4.0)
+    assert force[4] == arrive_force[4]
+    assert throttle[5] == arrive_thr[5] and force[5] == arrive_force[5]
+    assert (flock[:8] == 0.0).all() and flock[8] == FLOCK_EN_ROUTE
+    assert throttle[6] == throttle[7] == throttle[8]  # cut off, at the formation: cruising
+    assert (force[6:] == seek[6:]).all()
 
 
 def test_the_aim_list_puts_the_slot_before_keeping_right_before_the_path():

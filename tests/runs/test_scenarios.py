@@ -103,14 +103,57 @@ def test_the_bottleneck_with_the_10_kg_unit_clears_completely():
     assert r["longest_pin_seconds"] <= 7.0, r
 
 
-@pytest.mark.xfail(strict=True, reason="crossing pedestrian units lock in pairs (README)")
-def test_crossing_units_do_not_lock_in_pairs():
-    """four_way_oncoming, its seed: the four units meet at the centre. With the 10 kg unit they
-    pass with no contact; the scenes' pedestrians lock in two pairs side by side, each turning
-    toward its goal into the other, and grind along together to the world's wall (129 unit
-    contacts). Strict, so that a fix shows."""
-    r = scenarios.run_scenario(scenario_path("four_way_oncoming"))
+LOCK_BOUND = 2.0  # seconds a pair of crossing units may stay pressed together
+
+
+@pytest.mark.parametrize("mass", ["scene", "10 kg"])
+def test_crossing_units_do_not_lock_in_pairs(mass):
+    """four_way_oncoming, its seed: the four units meet at the centre. Without a rule for it
+    the scenes' pedestrians locked in two pairs side by side, each turning toward its goal into
+    the other, and ground along together to the world's wall (a pair pressed together 16.9 s,
+    129 unit contacts). Of two units converging across each other the one with the other on its
+    right gives way (rts/rules/crossing.py): no pair pressed together longer than 2 s, with the
+    pedestrians and with the 10 kg unit, and few contacts."""
+    name = "four_way_oncoming"
+    sets = heavy(name) if mass != "scene" else ()
+    r = scenarios.run_scenario(scenario_path(name), None, None, sets)
+    assert r["longest_lock_seconds"] <= LOCK_BOUND, r
     assert r["unit_contacts"] <= 20, r
+    check(r)
+
+
+# the crossing scenarios whose pairs stay unlocked on every seed measured (four_way_oncoming:
+# seeds 1-24 with the pedestrians, at most 0.93 s; 1-8 with the 10 kg unit, 1.58 s;
+# oncoming_groups: seeds 1-4 with either, 1.63 s)
+CROSSINGS = ("four_way_oncoming", "oncoming_groups")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mass", ["scene", "10 kg"])
+@pytest.mark.parametrize("seed", range(1, 25))
+@pytest.mark.parametrize("name", CROSSINGS)
+def test_crossings_never_lock_on_any_seed(name, seed, mass):
+    """The crossing scenarios on seeds 1-24, with the scenes' pedestrians and the 10 kg unit:
+    no pair of units of different orders pressed together longer than 2 s."""
+    sets = heavy(name) if mass != "scene" else ()
+    r = scenarios.run_scenario(scenario_path(name), seed, None, sets)
+    assert r["longest_lock_seconds"] <= LOCK_BOUND, r
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="four groups crossing in a crowd: pairs pressed together 2.8-2.9 s with the "
+    "pedestrians (seeds 1, 2), 6.9 s with the 10 kg unit (seed 1); measured, not fixed",
+)
+@pytest.mark.parametrize("mass", ["scene", "10 kg"])
+def test_the_four_way_confusion_does_not_lock_in_pairs(mass):
+    """four_way_confusion, seed 1: no pair of units of different orders pressed together longer
+    than 2 s. Strict, so that a fix shows."""
+    name = "four_way_confusion"
+    sets = heavy(name) if mass != "scene" else ()
+    r = scenarios.run_scenario(scenario_path(name), 1, None, sets)
+    assert r["longest_lock_seconds"] <= LOCK_BOUND, r
 
 
 def test_the_scenario_units_gather_speed_as_pedestrians_do():

@@ -20,7 +20,8 @@ nothing else of the package: an import contract in ``pyproject.toml`` holds them
 - :mod:`~rigidflock.model.measures.alignment`: polarization, milling, the flock centre;
 - :mod:`~rigidflock.model.measures.spacing`: nearest-neighbour distances, the nearest of a set;
 - :mod:`~rigidflock.model.measures.flocks`: flock labels (connected components), elongation;
-- :mod:`~rigidflock.model.measures.pins`: units pinned against static geometry.
+- :mod:`~rigidflock.model.measures.pins`: units pinned against static geometry;
+- :mod:`~rigidflock.model.measures.locks`: units of different move orders pressed together.
 
 Positions are world units, velocities world units / s; ``box`` is the world size of a
 wrap-around world (offsets are then minimum-image), None otherwise. The functions take arrays of

@@ -20,18 +20,19 @@ command on a channel is that of the first rule that claims the unit and commands
 
 2. ``DRIVE``, throttle, bow force and the share of the flocking rules' force:
 
-   ==================  ============================================  ========  ======  =====
-   rule                claims                                        throttle  force   flock
-   ==================  ============================================  ========  ======  =====
-   wait_at_door        short of a door another group backs out of    brake     next    0
-   back_out_of_door    yielding, too near the meeting point          reverse   stern   0
-   hold_for_door       yielding, not through the meeting point       queue     seek    0
-   back_off_stuck      stuck, backing off for a second               reverse   seek    next
-   arrive              near its slot, in sight of it                 arrive    arrive  0
-   cut_off             sees neither its slot nor its path place      next      next    0
-   formation_alone     at the formation, not meeting one head on     next      next    0
-   cruise              every unit                                    cruise    seek    0.5
-   ==================  ============================================  ========  ======  =====
+   ====================  ============================================  ========  ======  =====
+   rule                  claims                                        throttle  force   flock
+   ====================  ============================================  ========  ======  =====
+   wait_at_door          short of a door another group backs out of    brake     next    0
+   back_out_of_door      yielding, too near the meeting point          reverse   stern   0
+   hold_for_door         yielding, not through the meeting point       queue     seek    0
+   back_off_stuck        stuck, backing off for a second               reverse   seek    next
+   give_way_at_crossing  another group's unit on its right, crossing   slow      next    0
+   arrive                near its slot, in sight of it                 arrive    arrive  0
+   cut_off               sees neither its slot nor its path place      next      next    0
+   formation_alone       at the formation, not meeting one head on     next      next    0
+   cruise                every unit                                    cruise    seek    0.5
+   ====================  ============================================  ========  ======  =====
 
    "seek": the bow force toward the aim of step 1. Each rule lives in its module of
    :mod:`rigidflock.rts.rules`, where its docstring says what it commands and why.
@@ -46,6 +47,7 @@ from __future__ import annotations
 
 from rigidflock.rts.rules.arrive import aim_at_slot, arrive
 from rigidflock.rts.rules.back_off import back_off_stuck
+from rigidflock.rts.rules.crossing import give_way_at_crossing
 from rigidflock.rts.rules.cruise import cruise
 from rigidflock.rts.rules.flock_share import cut_off, formation_alone
 from rigidflock.rts.rules.follow_path import follow_path
@@ -59,6 +61,7 @@ DRIVE = (
     back_out_of_door,
     hold_for_door,
     back_off_stuck,
+    give_way_at_crossing,
     arrive,
     cut_off,
     formation_alone,
