@@ -59,7 +59,7 @@ from rigidflock.model.world import World
 from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
 from rigidflock.scene.specs import LATE_NEIGHBOURS_FROM
-from rigidflock.sim.commands import Command, StepEvents, apply_toggles, check_command
+from rigidflock.sim.commands import Command, CommandError, StepEvents, apply_toggles, check_command
 from rigidflock.sim.inspection import Inspection
 from rigidflock.sim.measurables import Measurables, ReadOnlyViews, measurables_of
 
@@ -346,6 +346,7 @@ class Simulation(Inspection):
         """Advance one tick. ``command`` drives the player and may switch rules; a bad one raises
         :class:`~rigidflock.sim.commands.CommandError` before anything changes."""
         check_command(command)
+        _unit_control(command, self.units)  # the indices' range, before anything changes
         self._settle()
         u, st = self.units, self.state
         changed = False
@@ -378,8 +379,17 @@ class Simulation(Inspection):
             throttle = np.where(ctl.ordered, ctl.throttle, throttle)
             spared = ctl.side_on
             backing = ctl.backing
+        control = _unit_control(command, u)
+        if control is not None and control[3].any():  # rules on: their throttle under the rules
+            throttle = throttle.copy()
+            throttle[control[0][control[3]]] = control[1][control[3]]
         throttle = self._unpin(throttle, spared)
         self._give_way(st, throttle, backing)
+        if control is not None:
+            fs = fs.copy() if fs is self.steering.force else fs
+            idx, t, s, on = control
+            throttle[idx[~on]] = t[~on]
+            fs[idx] = np.where(on, fs[idx], 0.0) + s * u.max_steer[idx]
         if u.has_player:
             cmd = command or Command()
             t, s = self._player(self.tick, st.pos[-1], st.angle[-1], cmd.throttle, cmd.steer)
@@ -414,3 +424,20 @@ class Simulation(Inspection):
             st.leader = self.steering.leader
         c = self.world.contacts - before
         return StepEvents(self.tick, c.unit, c.obstacle, c.wall, c.player, given)
+
+
+def _unit_control(command: Command | None, units) -> tuple | None:
+    """A command's per-unit control as arrays: indices (K,) int, throttles (K,), steers (K,),
+    rules on (K,) bool; None when it controls no unit. Raises CommandError for an index that is
+    not an AI unit's (the command's other checks: :func:`check_command`)."""
+    if command is None or len(command.units) == 0:
+        return None
+    idx = np.asarray(command.units, dtype=np.int64)
+    if idx.max() >= units.n_ai:
+        raise CommandError(
+            f"Command.units: {int(idx.max())} is not an AI unit's index (0..{units.n_ai - 1}; "
+            "the player takes Command.throttle and steer)"
+        )
+    on = np.broadcast_to(np.asarray(command.unit_rules, dtype=bool), idx.shape)
+    t = np.asarray(command.unit_throttle, dtype=float)
+    return idx, t, np.asarray(command.unit_steer, dtype=float), on
