@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -48,7 +49,13 @@ class Command:
 
 @dataclass
 class StepEvents:
-    """Contact begins during one tick (each pymunk begin callback counted once)."""
+    """Contact begins during one tick (each pymunk begin callback counted once).
+
+    ``unit_pairs``: (P, 2) int64, the unit indices (lower first) of each AI-AI and AI-player
+    contact begun this tick, in pymunk's order. Not a field: replays do not store it (it follows
+    from the states) and a re-simulation gives it again."""
+
+    unit_pairs: ClassVar[np.ndarray] = np.zeros((0, 2), np.int64)  # set on each step's events
 
     tick: int
     unit_contacts: int = 0

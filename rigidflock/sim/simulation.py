@@ -423,7 +423,9 @@ class Simulation(Inspection):
             self.steering_state = st
             st.leader = self.steering.leader
         c = self.world.contacts - before
-        return StepEvents(self.tick, c.unit, c.obstacle, c.wall, c.player, given)
+        events = StepEvents(self.tick, c.unit, c.obstacle, c.wall, c.player, given)
+        events.unit_pairs = self.world.take_pairs()
+        return events
 
 
 def _unit_control(command: Command | None, units) -> tuple | None:
