@@ -29,12 +29,13 @@ N_SCALES = 5
 
 @nb.njit(cache=True)
 def _nearest(pos, ai, player, box, k, idx, d2):
-    """The ``k`` AI rows nearest ``player`` into ``idx[:k]`` (nearest first, ties by row: a
-    stable sort's order) with their squared distances in ``d2``; returns how many were found."""
+    """The ``k`` ``ai`` rows (``player`` itself left out) nearest ``player`` into ``idx[:k]``
+    (nearest first, ties by row: a stable sort's order) with their squared distances in
+    ``d2``; returns how many were found."""
     px, py = pos[player, 0], pos[player, 1]
     found = 0
     for i in range(pos.shape[0]):
-        if not ai[i]:
+        if not ai[i] or i == player:
             continue
         rx, ry = pos[i, 0] - px, pos[i, 1] - py
         if box[0] > 0.0:  # the one minimum image (model/torus.py), as the reference
@@ -92,41 +93,44 @@ def _ray_segment(px, py, dx, dy, segs):
 @nb.njit(cache=True)
 def observe(out, pos, vel, angle, omega, leader, ai, player, box, circles, segments, rays, scales):
     """Write the observation of one state into ``out`` (float32, ``5 + 6 k + R`` long; ``k`` is
-    read from its length).
+    read from its length): :func:`observe_unit` of the ``player`` row with no teammate slots and
+    the ``ai`` rows as the ones it watches.
 
     ``pos``, ``vel`` (N, 2), ``angle``, ``omega`` (N,): every unit; ``leader`` (N,) or empty;
     ``ai`` (N,) bool: the pursuers; ``player``: the player's row; ``box`` (2,): the world size in a
     wrap-around world, (0, 0) otherwise; ``circles`` (M, 3) x, y, r; ``segments`` (S, 5) x0, y0,
     x1, y1, half-thickness; ``rays`` (R, 2): the feelers' unit directions in the body frame;
     ``scales``: speed scale, 1 / sense range, 1 / speed scale, ray range, omega scale."""
+    observe_unit(
+        out, pos, vel, angle, omega, leader, player, ai, 0, ai, box, circles, segments, rays,
+        scales,
+    )  # fmt: skip
+
+
+@nb.njit(cache=True)
+def observe_unit(
+    out, pos, vel, angle, omega, leader, me, team, k_team, others, box, circles, segments, rays,
+    scales,
+):  # fmt: skip
+    """The observation of unit ``me`` into ``out`` (float32, ``5 + 6 k + R`` long): its own
+    state, ``k_team`` slots of the nearest ``team`` rows (N,) bool, then ``k - k_team`` slots of
+    the nearest ``others`` rows (N,) bool, then the feelers; the other arguments as
+    :func:`observe`. Every offset, velocity and ray is in ``me``'s body frame."""
     n_rays = rays.shape[0]
     k = (out.shape[0] - OWN - n_rays) // PER_PURSUER
     out[:] = 0.0
-    px, py, vx, vy = pos[player, 0], pos[player, 1], vel[player, 0], vel[player, 1]
-    c, s = np.cos(angle[player]), np.sin(angle[player])
+    px, py, vx, vy = pos[me, 0], pos[me, 1], vel[me, 0], vel[me, 1]
+    c, s = np.cos(angle[me]), np.sin(angle[me])
     speed = scales[SPEED]
     out[0] = (vx * c + vy * s) / speed  # v @ [[c, -s], [s, c]]
     out[1] = (vx * -s + vy * c) / speed
-    out[2] = omega[player] / scales[OMEGA]
+    out[2] = omega[me] / scales[OMEGA]
     out[3], out[4] = c, s
-    # pursuers: the reference stores the rotated offsets in float32, then scales them in float32
-    idx = np.empty(max(k, 1), np.int64)
-    d2 = np.empty(max(k, 1), np.float64)
-    found = _nearest(pos, ai, player, box, k, idx, d2) if k > 0 else 0
-    inv_sense, inv_speed = np.float32(scales[INV_SENSE]), np.float32(scales[INV_SPEED])
-    has_leader = leader.shape[0] == pos.shape[0]
-    for j in range(found):
-        i, o = idx[j], OWN + PER_PURSUER * j
-        rx, ry = pos[i, 0] - px, pos[i, 1] - py
-        if box[0] > 0.0:
-            rx, ry = min_image_1d(rx, box[0]), min_image_1d(ry, box[1])
-        out[o] = np.float32(rx * c + ry * s) * inv_sense
-        out[o + 1] = np.float32(rx * -s + ry * c) * inv_sense
-        ux, uy = vel[i, 0] - vx, vel[i, 1] - vy
-        out[o + 2] = np.float32(ux * c + uy * s) * inv_speed
-        out[o + 3] = np.float32(ux * -s + uy * c) * inv_speed
-        out[o + 4] = 1.0 if has_leader and leader[i] else 0.0
-        out[o + 5] = 1.0
+    if k_team > 0:
+        _slots(out, OWN, k_team, pos, vel, leader, team, me, box, c, s, scales)
+    if k - k_team > 0:
+        _slots(out, OWN + PER_PURSUER * k_team, k - k_team, pos, vel, leader, others, me, box,
+               c, s, scales)  # fmt: skip
     reach = scales[RAY_RANGE]
     base = OWN + PER_PURSUER * k
     for r in range(n_rays):
@@ -138,3 +142,27 @@ def observe(out, pos, vel, angle, omega, leader, ai, player, box, circles, segme
         out[base + r] = min(t, reach) / reach
     for i in range(out.shape[0]):
         out[i] = min(max(out[i], np.float32(-1.0)), np.float32(1.0))
+
+
+@nb.njit(cache=True)
+def _slots(out, base, k, pos, vel, leader, mask, me, box, c, s, scales):
+    """``k`` slots from ``out[base]``: the ``mask`` rows nearest ``me``, nearest first (the
+    reference stores the rotated offsets in float32, then scales them in float32)."""
+    idx = np.empty(k, np.int64)
+    d2 = np.empty(k, np.float64)
+    found = _nearest(pos, mask, me, box, k, idx, d2)
+    px, py, vx, vy = pos[me, 0], pos[me, 1], vel[me, 0], vel[me, 1]
+    inv_sense, inv_speed = np.float32(scales[INV_SENSE]), np.float32(scales[INV_SPEED])
+    has_leader = leader.shape[0] == pos.shape[0]
+    for j in range(found):
+        i, o = idx[j], base + PER_PURSUER * j
+        rx, ry = pos[i, 0] - px, pos[i, 1] - py
+        if box[0] > 0.0:
+            rx, ry = min_image_1d(rx, box[0]), min_image_1d(ry, box[1])
+        out[o] = np.float32(rx * c + ry * s) * inv_sense
+        out[o + 1] = np.float32(rx * -s + ry * c) * inv_sense
+        ux, uy = vel[i, 0] - vx, vel[i, 1] - vy
+        out[o + 2] = np.float32(ux * c + uy * s) * inv_speed
+        out[o + 3] = np.float32(ux * -s + uy * c) * inv_speed
+        out[o + 4] = 1.0 if has_leader and leader[i] else 0.0
+        out[o + 5] = 1.0
