@@ -180,12 +180,14 @@ class Observer:
 
     def reference(self, sim) -> np.ndarray:
         """:meth:`__call__` in numpy: the definition the kernel is tested against."""
-        return self._reference(sim, len(sim.state.pos) - 1, ((self._ai, self.k),))
+        return self._reference(sim, len(sim.state.pos) - 1, ((self._ai, self.k),), None)
 
-    def _reference(self, sim, me: int, groups) -> np.ndarray:
+    def _reference(self, sim, me: int, groups, flag) -> np.ndarray:
         """The observation of unit ``me`` in numpy: own state, then per ``(mask, k)`` of
-        ``groups`` k slots of the nearest ``mask`` rows (``me`` left out), then the feelers."""
+        ``groups`` k slots of the nearest ``mask`` rows (``me`` left out), then the feelers;
+        ``flag`` (N,) fills the slots' entry 4 (None: ``state.leader``)."""
         st = sim.state
+        flag = st.leader if flag is None else flag
         out = self._out
         out[:] = 0.0
         p, v = st.pos[me], st.vel[me]
@@ -196,7 +198,7 @@ class Observer:
         out[3], out[4] = c, s
         base = OWN
         for mask, k in groups:
-            self._slots(st, me, mask, k, p, v, to_body, out[base : base + PER_PURSUER * k])
+            self._slots(st, me, mask, k, flag, p, v, to_body, out[base : base + PER_PURSUER * k])
             base += PER_PURSUER * k
         if self.rays:
             dirs = self._ray_local @ to_body.T  # body -> world
@@ -207,7 +209,7 @@ class Observer:
             out[base:] = np.minimum(t, self.ray_range) / self.ray_range
         return np.clip(out, -1.0, 1.0)
 
-    def _slots(self, st, me, mask, k, p, v, to_body, out) -> None:
+    def _slots(self, st, me, mask, k, flag, p, v, to_body, out) -> None:
         """Fill the k slots ``out`` (6 k,) with the ``mask`` rows nearest unit ``me``."""
         rows = np.flatnonzero(mask & (np.arange(len(mask)) != me))
         k = min(k, len(rows))
@@ -226,37 +228,40 @@ class Observer:
         slots[:, 0:2] *= self._inv_sense
         slots[:, 2:4] = (st.vel[rows[near]] - v) @ to_body
         slots[:, 2:4] *= self._inv_speed
-        lead = st.leader
-        slots[:, 4] = lead[rows[near]] if len(lead) == len(st.pos) else 0.0
+        slots[:, 4] = flag[rows[near]] if len(flag) == len(st.pos) else 0.0
         slots[:, 5] = 1.0
 
 
 class UnitObserver(Observer):
     """Observations of any unit of one Simulation, the evader's (:class:`Observer`) layout
-    generalised: own state (5) as the player's, then ``k_team`` slots of the nearest teammates,
-    then ``k_others`` slots of the nearest units it watches (pursuers for an evader, evaders for
-    a pursuer), 6 entries each as a pursuer slot, then ``rays`` feelers; everything in the
-    observer's own body frame, with the :class:`Observer`'s scales. ``size = 5 + 6 (k_team +
-    k_others) + rays``. The player's observation with ``k_team = 0`` and every AI unit watched
-    is the :class:`Observer`'s, entry for entry."""
+    generalised: own state (5 entries, as the player's), then for each group g ``ks[g]`` slots
+    of the nearest units of that group (e.g. teammates, opponents, rule-driven flockers), 6
+    entries each as a pursuer slot, then ``rays`` feelers; everything in the observer's own
+    body frame, with the :class:`Observer`'s scales. ``size = 5 + 6 sum(ks) + rays``. The
+    player's observation with one group, every AI unit, is the :class:`Observer`'s."""
 
-    def __init__(self, sim, k_team=3, k_others=5, rays=8, **scales):
-        if k_team < 0:
-            raise ValueError("k_team must be >= 0")
-        self.k_team, self.k_others = int(k_team), int(k_others)
-        super().__init__(sim, k=self.k_team + self.k_others, rays=rays, **scales)
+    def __init__(self, sim, ks=(3, 5), rays=8, **scales):
+        ks = tuple(int(k) for k in ks)
+        if any(k < 0 for k in ks):
+            raise ValueError("slot counts must be >= 0")
+        self.ks = ks
+        self._ks = np.asarray(ks, dtype=np.int64)
+        super().__init__(sim, k=sum(ks), rays=rays, **scales)
 
-    def __call__(self, sim, me: int, team: np.ndarray, others: np.ndarray) -> np.ndarray:
-        """The observation of unit ``me`` (a row of ``sim.units``) with teammates ``team`` and
-        watched units ``others``, (N,) bool each (``me`` is left out of both): (size,) float32
-        in [-1, 1], a fresh array, by the compiled kernel."""
+    def __call__(self, sim, me: int, group: np.ndarray, flag: np.ndarray | None = None):
+        """The observation of unit ``me`` (a row of ``sim.units``): slots for the units of each
+        group, ``group`` (N,) int (g: in group g, -1: in none; ``me`` is left out), entry 4 of
+        a slot ``flag`` (N,) (default: ``state.leader``): (size,) float32 in [-1, 1], a fresh
+        array, by the compiled kernel."""
         st, out = sim.state, self._out
+        flag = st.leader if flag is None else flag
         kernel.observe_unit(
-            out, st.pos, st.vel, st.angle, st.omega, st.leader, int(me), team, self.k_team,
-            others, self._box, self.circles, self._segments(sim), self._ray_local, self._scales,
+            out, st.pos, st.vel, st.angle, st.omega, flag, int(me), group, self._ks, self._box,
+            self.circles, self._segments(sim), self._ray_local, self._scales,
         )  # fmt: skip
         return out.copy()
 
-    def reference_of(self, sim, me: int, team: np.ndarray, others: np.ndarray) -> np.ndarray:
+    def reference_of(self, sim, me: int, group: np.ndarray, flag=None) -> np.ndarray:
         """:meth:`__call__` in numpy (the kernel's reference)."""
-        return self._reference(sim, me, ((team, self.k_team), (others, self.k_others)))
+        groups = tuple((group == g, k) for g, k in enumerate(self.ks))
+        return self._reference(sim, me, groups, flag)

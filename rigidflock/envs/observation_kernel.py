@@ -93,47 +93,63 @@ def _ray_segment(px, py, dx, dy, segs):
 @nb.njit(cache=True)
 def observe(out, pos, vel, angle, omega, leader, ai, player, box, circles, segments, rays, scales):
     """Write the observation of one state into ``out`` (float32, ``5 + 6 k + R`` long; ``k`` is
-    read from its length): :func:`observe_unit` of the ``player`` row with no teammate slots and
-    the ``ai`` rows as the ones it watches.
+    read from its length): the player's own state, slots of the ``k`` nearest ``ai`` rows and
+    the feelers (the parts :func:`observe_unit` puts together for any unit).
 
     ``pos``, ``vel`` (N, 2), ``angle``, ``omega`` (N,): every unit; ``leader`` (N,) or empty;
     ``ai`` (N,) bool: the pursuers; ``player``: the player's row; ``box`` (2,): the world size in a
     wrap-around world, (0, 0) otherwise; ``circles`` (M, 3) x, y, r; ``segments`` (S, 5) x0, y0,
     x1, y1, half-thickness; ``rays`` (R, 2): the feelers' unit directions in the body frame;
     ``scales``: speed scale, 1 / sense range, 1 / speed scale, ray range, omega scale."""
-    observe_unit(
-        out, pos, vel, angle, omega, leader, player, ai, 0, ai, box, circles, segments, rays,
-        scales,
-    )  # fmt: skip
+    k = (out.shape[0] - OWN - rays.shape[0]) // PER_PURSUER
+    c, s = _own(out, pos, vel, angle, omega, player, scales)
+    if k > 0:
+        _slots(out, OWN, k, pos, vel, leader, ai, player, box, c, s, scales)
+    _feelers(out, OWN + PER_PURSUER * k, pos[player, 0], pos[player, 1], c, s, box, circles,
+             segments, rays, scales)  # fmt: skip
 
 
 @nb.njit(cache=True)
 def observe_unit(
-    out, pos, vel, angle, omega, leader, me, team, k_team, others, box, circles, segments, rays,
-    scales,
-):  # fmt: skip
-    """The observation of unit ``me`` into ``out`` (float32, ``5 + 6 k + R`` long): its own
-    state, ``k_team`` slots of the nearest ``team`` rows (N,) bool, then ``k - k_team`` slots of
-    the nearest ``others`` rows (N,) bool, then the feelers; the other arguments as
-    :func:`observe`. Every offset, velocity and ray is in ``me``'s body frame."""
-    n_rays = rays.shape[0]
-    k = (out.shape[0] - OWN - n_rays) // PER_PURSUER
+    out, pos, vel, angle, omega, flag, me, group, ks, box, circles, segments, rays, scales
+):
+    """The observation of unit ``me`` into ``out`` (float32, ``5 + 6 sum(ks) + R`` long): its
+    own state, then for each g in 0..G-1 ``ks[g]`` slots of the nearest units whose ``group``
+    (N,) int is g (``me`` left out; -1: in no group), then the feelers. ``flag`` (N,) fills
+    each slot's entry 4 (or empty: 0); the other arguments as :func:`observe`. Every offset,
+    velocity and ray is in ``me``'s body frame."""
+    c, s = _own(out, pos, vel, angle, omega, me, scales)
+    base = OWN
+    mask = np.empty(pos.shape[0], np.bool_)
+    for g in range(ks.shape[0]):
+        if ks[g] > 0:
+            for i in range(pos.shape[0]):
+                mask[i] = group[i] == g
+            _slots(out, base, ks[g], pos, vel, flag, mask, me, box, c, s, scales)
+        base += PER_PURSUER * ks[g]
+    _feelers(out, base, pos[me, 0], pos[me, 1], c, s, box, circles, segments, rays, scales)
+
+
+@nb.njit(cache=True)
+def _own(out, pos, vel, angle, omega, me, scales):
+    """Zero ``out``, write unit ``me``'s own entries (0..4); returns cos, sin of its heading."""
     out[:] = 0.0
-    px, py, vx, vy = pos[me, 0], pos[me, 1], vel[me, 0], vel[me, 1]
+    vx, vy = vel[me, 0], vel[me, 1]
     c, s = np.cos(angle[me]), np.sin(angle[me])
     speed = scales[SPEED]
     out[0] = (vx * c + vy * s) / speed  # v @ [[c, -s], [s, c]]
     out[1] = (vx * -s + vy * c) / speed
     out[2] = omega[me] / scales[OMEGA]
     out[3], out[4] = c, s
-    if k_team > 0:
-        _slots(out, OWN, k_team, pos, vel, leader, team, me, box, c, s, scales)
-    if k - k_team > 0:
-        _slots(out, OWN + PER_PURSUER * k_team, k - k_team, pos, vel, leader, others, me, box,
-               c, s, scales)  # fmt: skip
+    return c, s
+
+
+@nb.njit(cache=True)
+def _feelers(out, base, px, py, c, s, box, circles, segments, rays, scales):
+    """The feelers from ``out[base]`` (ray r: free distance / ray range), then every entry of
+    ``out`` clipped to [-1, 1]."""
     reach = scales[RAY_RANGE]
-    base = OWN + PER_PURSUER * k
-    for r in range(n_rays):
+    for r in range(rays.shape[0]):
         lx, ly = rays[r, 0], rays[r, 1]
         dx, dy = lx * c + ly * -s, lx * s + ly * c  # rays @ to_body.T
         t = _ray_circle(px, py, dx, dy, circles, box, reach)
