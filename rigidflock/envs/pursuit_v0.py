@@ -56,6 +56,7 @@ def pursuit_scene(
     obstacles: int = 8,
     flocker_role: str = "none",
     flocking: bool = True,
+    chase: bool = True,
     seed: int = 1,
 ) -> Scene:
     """The default arena (AIDemo4's world): ``pursuers`` pursuers (family ``"pursuer"``, half
@@ -63,7 +64,8 @@ def pursuit_scene(
     the rules on) spawned in the middle, the player and ``evaders - 1`` more evaders near the
     lower left corner, ``flockers`` rule-driven units (role ``flocker_role``) anywhere, and
     ``obstacles`` random obstacles of radius 32. ``flocking = False`` switches the flocking rule
-    off in the scene (then every rule-driven unit leads)."""
+    off in the scene (then every rule-driven unit leads), ``chase = False`` the leaders' chase
+    and intercept."""
     if evaders < 1 or pursuers < 0 or flockers < 0 or obstacles < 0:
         raise ValueError("need evaders >= 1 and pursuers, flockers, obstacles >= 0")
     w, h = float(size[0]), float(size[1])
@@ -85,6 +87,7 @@ def pursuit_scene(
     text = (
         f'name = "pursuit_v0"\nseed = {int(seed)}\n[world]\nsize = [{w}, {h}]\n'
         f'bounds = "{bounds}"\n[rules]\nflocking = {str(bool(flocking)).lower()}\n'
+        f"chase = {str(bool(chase)).lower()}\n"
         + "".join(groups)
         + (field if obstacles else "")
         + f"[player]\nposition = [{w / 8}, {h / 6}]\nheading = 0.0\nthrust = 12.0\n"
