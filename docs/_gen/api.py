@@ -19,6 +19,7 @@ PACKAGES = [
     ("rigidflock.rts", "Move orders: groups and their control."),
     ("rigidflock.render", "Drawing and the viewer (pyglet; loaded on first use)."),
     ("rigidflock.envs", "Gymnasium environments (the `gym` extra)."),
+    ("rigidflock.envs.pursuit_v0", "The PettingZoo environment (the `pettingzoo` extra)."),
 ]
 RUNS = [
     "rigidflock.runs.runner",

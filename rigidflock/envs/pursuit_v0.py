@@ -57,6 +57,7 @@ def pursuit_scene(
     flocker_role: str = "none",
     flocking: bool = True,
     chase: bool = True,
+    evader_thrust: float = 12.0,
     seed: int = 1,
 ) -> Scene:
     """The default arena (AIDemo4's world): ``pursuers`` pursuers (family ``"pursuer"``, half
@@ -65,23 +66,24 @@ def pursuit_scene(
     lower left corner, ``flockers`` rule-driven units (role ``flocker_role``) anywhere, and
     ``obstacles`` random obstacles of radius 32. ``flocking = False`` switches the flocking rule
     off in the scene (then every rule-driven unit leads), ``chase = False`` the leaders' chase
-    and intercept."""
+    and intercept; ``evader_thrust``: the evaders' bow thrust, newtons (pursuers have 10 for
+    chase and 15 for intercept, as AIDemo4's units; its player has 12)."""
     if evaders < 1 or pursuers < 0 or flockers < 0 or obstacles < 0:
         raise ValueError("need evaders >= 1 and pursuers, flockers, obstacles >= 0")
     w, h = float(size[0]), float(size[1])
     groups = []
 
-    def group(count, family, role, cx, cy, r):
+    def group(count, family, role, cx, cy, r, extra=""):
         if count > 0:
             spawn = f"{{ center = [{cx}, {cy}], radius = {r} }}"
             groups.append(
                 f'[[groups]]\ncount = {count}\nfamily = "{family}"\nrole = "{role}"\n'
-                f"spawn = {spawn}\n"
+                f"spawn = {spawn}\n{extra}"
             )
 
     group((pursuers + 1) // 2, PURSUER, "chase", w / 2, h / 2, 60.0)
     group(pursuers // 2, PURSUER, "intercept", w / 2, h / 2, 60.0)
-    group(evaders - 1, EVADER, "none", w / 8, h / 6, 40.0)
+    group(evaders - 1, EVADER, "none", w / 8, h / 6, 40.0, f"thrust = {float(evader_thrust)}\n")
     group(flockers, "flock", flocker_role, w / 2, h / 2, 0.4 * min(w, h))
     field = f"[obstacle_field]\ncount = {obstacles}\nradius = 32.0\nmargin = 60.0\n"
     text = (
@@ -90,7 +92,8 @@ def pursuit_scene(
         f"chase = {str(bool(chase)).lower()}\n"
         + "".join(groups)
         + (field if obstacles else "")
-        + f"[player]\nposition = [{w / 8}, {h / 6}]\nheading = 0.0\nthrust = 12.0\n"
+        + f"[player]\nposition = [{w / 8}, {h / 6}]\nheading = 0.0\n"
+        + f"thrust = {float(evader_thrust)}\n"
     )
     return parse_scene(text, "pursuit_v0")
 
