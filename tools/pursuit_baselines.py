@@ -1,8 +1,8 @@
 """Baselines for rigidflock.envs.pursuit_v0: scripted pursuers against the scripted evader, and
 the environment's speed against Evade-v0's, measured in one command.
 
-Captures: one episode per seed 0..N-1 in the default arena (AIDemo4's wrap-around world, 8
-obstacles) with 4 pursuers (2 chase, 2 intercept) and 1 evader, flocking off (every pursuer
+Captures: one episode per seed 0..N-1 in a 400 x 300 wrap-around arena with 2 obstacles
+(``ARENA``) and 4 pursuers (2 chase, 2 intercept) and 1 evader, flocking off (every pursuer
 leads, as the book's leaders), one tick per step. The evader is
 :class:`~rigidflock.envs.policies.ScriptedEvader` on its observation (the opponent slots and
 feelers: Evade-v0's layout). The pursuers are either
@@ -18,11 +18,12 @@ The two differ only in the chase's path: the rules' decision or the agents' obse
 command. Figure: captures within ``--max-ticks``, mean ticks to capture.
 
 Speed: environment steps per second (one tick a step, random actions drawn beforehand) of
-pursuit_v0 with 4 pursuers + 1 evader (5 observations a step) against Evade-v0 (1 observation
-a step) on the same arena's default scene, alternated twice, best of each.
+pursuit_v0 with 4 pursuers + 1 evader (5 observations a step) in its default scene against
+Evade-v0 (1 observation a step) in its own (aidemo4: 20 units and the player), alternated
+twice, best of each.
 
-Usage: PYTHONPATH=. python tools/pursuit_baselines.py [--seeds 50] [--max-ticks 3600]
-           [--speed-steps 3000] [--json docs/results/pursuit.json]
+Usage: PYTHONPATH=. python tools/pursuit_baselines.py [--seeds 50] [--max-ticks 2400]
+           [--speed-steps 2000] [--procs 4] [--json docs/results/pursuit.json]
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ from rigidflock.envs.policies import ScriptedEvader, ScriptedPursuer
 from rigidflock.envs.pursuit_v0 import OPPONENTS, pursuit_scene
 
 MODES = ("rules", "control")
+# the capture arena: half AIDemo4's world each way (the evader starts ~180 units from the
+# pursuers instead of ~360: at AIDemo4's speeds a third of the episodes end in a capture within
+# 40 s), with the 2 obstacles of radius 32 that fit it
+ARENA, OBSTACLES = (400.0, 300.0), 2
 
 
 def evader_view(env, obs: np.ndarray) -> np.ndarray:
@@ -166,8 +171,8 @@ def speed(steps: int) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=50)
-    ap.add_argument("--max-ticks", type=int, default=3600)
-    ap.add_argument("--speed-steps", type=int, default=3000)
+    ap.add_argument("--max-ticks", type=int, default=2400)
+    ap.add_argument("--speed-steps", type=int, default=2000)
     ap.add_argument("--evader-thrust", type=float, default=12.0, help="newtons (pursuers: 10, 15)")
     ap.add_argument("--json", default=None, help="write the results here")
     ap.add_argument("--procs", type=int, default=1, help="worker processes for the captures")
