@@ -20,7 +20,7 @@ command. Figure: captures within ``--max-ticks``, mean ticks to capture.
 Speed: environment steps per second (one tick a step, random actions drawn beforehand) of
 pursuit_v0 with 4 pursuers + 1 evader (5 observations a step) in its default scene against
 Evade-v0 (1 observation a step) in its own (aidemo4: 20 units and the player), alternated
-twice, best of each.
+twice, best of each, on one numba thread.
 
 Usage: PYTHONPATH=. python tools/pursuit_baselines.py [--seeds 50] [--max-ticks 2400]
            [--speed-steps 2000] [--procs 4] [--json docs/results/pursuit.json]
@@ -154,6 +154,11 @@ def steps_per_second(make, agents: bool, steps: int) -> float:
 
 
 def speed(steps: int) -> dict:
+    """Both environments' best steps per second, on one numba thread (as vector environments'
+    workers run: a tick of a few units is too small for threads)."""
+    import numba
+
+    numba.set_num_threads(1)
     scene = pursuit_scene(pursuers=4)
     kw = {"max_ticks": 3600, "frame_skip": 1}
     runs = {
