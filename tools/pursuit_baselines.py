@@ -69,7 +69,14 @@ def evader_view(env, obs: np.ndarray) -> np.ndarray:
 
 def capture_episodes(mode: str, seeds, max_ticks: int, thrust: float) -> list[int | None]:
     """Ticks to capture per seed (None: not caught within ``max_ticks``)."""
-    scene = pursuit_scene(pursuers=4, flocking=False, chase=(mode == "rules"), evader_thrust=thrust)
+    scene = pursuit_scene(
+        pursuers=4,
+        flocking=False,
+        chase=(mode == "rules"),
+        evader_thrust=thrust,
+        size=ARENA,
+        obstacles=OBSTACLES,
+    )
     env = pursuit_v0.parallel_env(
         scene=scene, max_ticks=max_ticks, frame_skip=1, rule_pursuers=(mode == "rules"),
         pursuer_rules=True,
