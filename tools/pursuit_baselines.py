@@ -1,7 +1,7 @@
 """Baselines for rigidflock.envs.pursuit_v0: scripted pursuers against the scripted evader, and
 the environment's speed against Evade-v0's, measured in one command.
 
-Captures: one episode per seed 0..N-1 in a 400 x 300 wrap-around arena with 2 obstacles
+Captures: one episode per seed 0..N-1 in a 400 x 300 wrap-around arena with 1 obstacle
 (``ARENA``) and 4 pursuers (2 chase, 2 intercept) and 1 evader, flocking off (every pursuer
 leads, as the book's leaders), one tick per step. The evader is
 :class:`~rigidflock.envs.policies.ScriptedEvader` on its observation (the opponent slots and

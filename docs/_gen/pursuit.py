@@ -52,7 +52,7 @@ def page() -> str:
             f"One episode per seed 0-{r['seeds'] - 1}, at most {r['max_ticks']:,} ticks "
             f"({r['max_ticks'] / 60:.0f} s), one tick a step: 4 pursuers (2 chase, 2 intercept) "
             f"and the scripted evader (thrust {r['evader_thrust']:g} N) in a 400 x 300 "
-            "wrap-around arena with 2 obstacles, flocking off (every pursuer leads). The pursuers "
+            "wrap-around arena with 1 obstacle, flocking off (every pursuer leads). The pursuers "
             "are either left to the rules, or agents keeping the rules (avoidance, unpin) with "
             "the scene's chase off, steered by `ScriptedPursuer`: the book's leader rules on their "
             "own observations.",
@@ -63,8 +63,10 @@ def page() -> str:
             "",
             f"Difference in capture rate (control - rules): {diff:+.2f} ± {se:.2f} (standard "
             f"error); the two agree on whether the evader is caught in {same} of {len(both)} "
-            "seeds (the runs part once an observation's float32 rounding flips a bang-bang "
-            "steer, so seed by seed they are different episodes).",
+            "seeds. Seed by seed the two are different episodes: the agents' chase reads float32 "
+            "observations (velocities clipped at the scale) and is added to the rules' bow "
+            "force after obstacle avoidance has blended it, where the rules' chase is blended "
+            "in; the first bang-bang steer that flips parts the runs.",
             "",
             "## Speed",
             "",
