@@ -52,7 +52,7 @@ def page() -> str:
             f"One episode per seed 0-{r['seeds'] - 1}, at most {r['max_ticks']:,} ticks "
             f"({r['max_ticks'] / 60:.0f} s), one tick a step: 4 pursuers (2 chase, 2 intercept) "
             f"and the scripted evader (thrust {r['evader_thrust']:g} N) in a 400 x 300 "
-            "wrap-around arena with 1 obstacle, flocking off (every pursuer leads). The pursuers "
+            "wrap-around arena, no obstacle, flocking off (every pursuer leads). The pursuers "
             "are either left to the rules, or agents keeping the rules (avoidance, unpin) with "
             "the scene's chase off, steered by `ScriptedPursuer`: the book's leader rules on their "
             "own observations.",
