@@ -30,6 +30,7 @@ def page() -> str:
         )
     both = [(a, b) for a, b in zip(cap["rules"]["ticks"], cap["control"]["ticks"], strict=True)]
     same = sum((a is None) == (b is None) for a, b in both)
+    tick = sum(a == b for a, b in both)
     diff = cap["control"]["capture_rate"] - cap["rules"]["capture_rate"]
     se = (cap["control"]["capture_rate_se"] ** 2 + cap["rules"]["capture_rate_se"] ** 2) ** 0.5
     speed = r.get("steps_per_second") or {}
@@ -63,10 +64,14 @@ def page() -> str:
             "",
             f"Difference in capture rate (control - rules): {diff:+.2f} ± {se:.2f} (standard "
             f"error); the two agree on whether the evader is caught in {same} of {len(both)} "
-            "seeds. Seed by seed the two are different episodes: the agents' chase reads float32 "
-            "observations (velocities clipped at the scale) and is added to the rules' bow "
-            "force after obstacle avoidance has blended it, where the rules' chase is blended "
-            "in; the first bang-bang steer that flips parts the runs.",
+            "seeds"
+            + (
+                ", at the same tick on every seed: with no obstacle to avoid, the agents' chase "
+                "on their float32 observations takes the rules' bang-bang decisions."
+                if cap["rules"]["ticks"] == cap["control"]["ticks"]
+                else f", at the same tick on {tick} of them (the agents' chase reads float32 "
+                "observations: a rounding that flips a bang-bang steer shifts the episode)."
+            ),
             "",
             "## Speed",
             "",
