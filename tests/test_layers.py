@@ -1,7 +1,8 @@
 """The layering rules hold (import-linter contracts in pyproject.toml): front ends -> runs and
 envs -> render -> replay -> sim -> rts -> model -> scene, each importing only downward; only
 ``model/world.py`` imports pymunk; only ``render/`` imports pyglet (so ``scene/`` imports
-neither); only ``envs/`` imports gymnasium. Every import counts, a lazy one in a function too."""
+neither); only ``envs/`` imports gymnasium, only ``envs/pursuit_v0`` pettingzoo. Every import
+counts, a lazy one in a function too."""
 
 import subprocess
 import sys

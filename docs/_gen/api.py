@@ -24,6 +24,7 @@ PACKAGES = [
     ("rigidflock.behaviours.examples", "Example behaviours: wander, flee, flow_field."),
     ("rigidflock.render", "Drawing and the viewer (pyglet; loaded on first use)."),
     ("rigidflock.envs", "Gymnasium environments (the `gym` extra)."),
+    ("rigidflock.envs.pursuit_v0", "The PettingZoo environment (the `pettingzoo` extra)."),
 ]
 RUNS = [
     "rigidflock.runs.runner",

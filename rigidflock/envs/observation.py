@@ -184,44 +184,88 @@ class Observer:
 
     def reference(self, sim) -> np.ndarray:
         """:meth:`__call__` in numpy: the definition the kernel is tested against."""
+        return self._reference(sim, len(sim.state.pos) - 1, ((self._ai, self.k),), None)
+
+    def _reference(self, sim, me: int, groups, flag) -> np.ndarray:
+        """The observation of unit ``me`` in numpy: own state, then per ``(mask, k)`` of
+        ``groups`` k slots of the nearest ``mask`` rows (``me`` left out), then the feelers;
+        ``flag`` (N,) fills the slots' entry 4 (None: ``state.leader``)."""
         st = sim.state
+        flag = st.leader if flag is None else flag
         out = self._out
         out[:] = 0.0
-        p, v = st.pos[-1], st.vel[-1]
-        c, s = np.cos(st.angle[-1]), np.sin(st.angle[-1])
+        p, v = st.pos[me], st.vel[me]
+        c, s = np.cos(st.angle[me]), np.sin(st.angle[me])
         to_body = np.array([[c, -s], [s, c]])  # row vector @ to_body = (forward, port)
         out[0:2] = (v @ to_body) / self.speed_scale
-        out[2] = st.omega[-1] / OMEGA_SCALE
+        out[2] = st.omega[me] / OMEGA_SCALE
         out[3], out[4] = c, s
-        self._pursuers(st, p, v, to_body, out)
+        base = OWN
+        for mask, k in groups:
+            self._slots(st, me, mask, k, flag, p, v, to_body, out[base : base + PER_PURSUER * k])
+            base += PER_PURSUER * k
         if self.rays:
             dirs = self._ray_local @ to_body.T  # body -> world
             t = ray_circles(p, dirs, self.circles, self.box, self.ray_range)
             segments = self._segments(sim)
             if len(segments):
                 t = np.minimum(t, ray_segments(p, dirs, segments))
-            out[OWN + PER_PURSUER * self.k :] = np.minimum(t, self.ray_range) / self.ray_range
+            out[base:] = np.minimum(t, self.ray_range) / self.ray_range
         return np.clip(out, -1.0, 1.0)
 
-    def _pursuers(self, st, p, v, to_body, out) -> None:
-        """Fill the pursuer slots of ``out`` with the k nearest AI units (all but the last row)."""
-        n_ai = len(st.pos) - 1
-        k = min(self.k, n_ai)
+    def _slots(self, st, me, mask, k, flag, p, v, to_body, out) -> None:
+        """Fill the k slots ``out`` (6 k,) with the ``mask`` rows nearest unit ``me``."""
+        rows = np.flatnonzero(mask & (np.arange(len(mask)) != me))
+        k = min(k, len(rows))
         if k == 0:
             return
-        rel = st.pos[:-1] - p
+        rel = st.pos[rows] - p
         rel = min_image(rel, self.box)
         d2 = np.einsum("ij,ij->i", rel, rel)
-        if n_ai > 64:  # partial selection first when there are many
+        if len(rows) > 64:  # partial selection first when there are many
             near = np.argpartition(d2, k - 1)[:k]
             near = near[np.argsort(d2[near], kind="stable")]
         else:
             near = np.argsort(d2, kind="stable")[:k]
-        slots = out[OWN : OWN + PER_PURSUER * k].reshape(k, PER_PURSUER)
+        slots = out[: PER_PURSUER * k].reshape(k, PER_PURSUER)
         slots[:, 0:2] = rel[near] @ to_body
         slots[:, 0:2] *= self._inv_sense
-        slots[:, 2:4] = (st.vel[near] - v) @ to_body
+        slots[:, 2:4] = (st.vel[rows[near]] - v) @ to_body
         slots[:, 2:4] *= self._inv_speed
-        lead = st.leader
-        slots[:, 4] = lead[near] if len(lead) == len(st.pos) else 0.0
+        slots[:, 4] = flag[rows[near]] if len(flag) == len(st.pos) else 0.0
         slots[:, 5] = 1.0
+
+
+class UnitObserver(Observer):
+    """Observations of any unit of one Simulation, the evader's (:class:`Observer`) layout
+    generalised: own state (5 entries, as the player's), then for each group g ``ks[g]`` slots
+    of the nearest units of that group (e.g. teammates, opponents, rule-driven flockers), 6
+    entries each as a pursuer slot, then ``rays`` feelers; everything in the observer's own
+    body frame, with the :class:`Observer`'s scales. ``size = 5 + 6 sum(ks) + rays``. The
+    player's observation with one group, every AI unit, is the :class:`Observer`'s."""
+
+    def __init__(self, sim, ks=(3, 5), rays=8, **scales):
+        ks = tuple(int(k) for k in ks)
+        if any(k < 0 for k in ks):
+            raise ValueError("slot counts must be >= 0")
+        self.ks = ks
+        self._ks = np.asarray(ks, dtype=np.int64)
+        super().__init__(sim, k=sum(ks), rays=rays, **scales)
+
+    def __call__(self, sim, me: int, group: np.ndarray, flag: np.ndarray | None = None):
+        """The observation of unit ``me`` (a row of ``sim.units``): slots for the units of each
+        group, ``group`` (N,) int (g: in group g, -1: in none; ``me`` is left out), entry 4 of
+        a slot ``flag`` (N,) (default: ``state.leader``): (size,) float32 in [-1, 1], a fresh
+        array, by the compiled kernel."""
+        st, out = sim.state, self._out
+        flag = st.leader if flag is None else flag
+        kernel.observe_unit(
+            out, st.pos, st.vel, st.angle, st.omega, flag, int(me), group, self._ks, self._box,
+            self.circles, self._segments(sim), self._ray_local, self._scales,
+        )  # fmt: skip
+        return out.copy()
+
+    def reference_of(self, sim, me: int, group: np.ndarray, flag=None) -> np.ndarray:
+        """:meth:`__call__` in numpy (the kernel's reference)."""
+        groups = tuple((group == g, k) for g, k in enumerate(self.ks))
+        return self._reference(sim, me, groups, flag)

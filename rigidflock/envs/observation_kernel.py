@@ -29,12 +29,13 @@ N_SCALES = 5
 
 @nb.njit(cache=True)
 def _nearest(pos, ai, player, box, k, idx, d2):
-    """The ``k`` AI rows nearest ``player`` into ``idx[:k]`` (nearest first, ties by row: a
-    stable sort's order) with their squared distances in ``d2``; returns how many were found."""
+    """The ``k`` ``ai`` rows (``player`` itself left out) nearest ``player`` into ``idx[:k]``
+    (nearest first, ties by row: a stable sort's order) with their squared distances in
+    ``d2``; returns how many were found."""
     px, py = pos[player, 0], pos[player, 1]
     found = 0
     for i in range(pos.shape[0]):
-        if not ai[i]:
+        if not ai[i] or i == player:
             continue
         rx, ry = pos[i, 0] - px, pos[i, 1] - py
         if box[0] > 0.0:  # the one minimum image (model/torus.py), as the reference
@@ -92,31 +93,85 @@ def _ray_segment(px, py, dx, dy, segs):
 @nb.njit(cache=True)
 def observe(out, pos, vel, angle, omega, leader, ai, player, box, circles, segments, rays, scales):
     """Write the observation of one state into ``out`` (float32, ``5 + 6 k + R`` long; ``k`` is
-    read from its length).
+    read from its length): the player's own state, slots of the ``k`` nearest ``ai`` rows and
+    the feelers (the parts :func:`observe_unit` puts together for any unit).
 
     ``pos``, ``vel`` (N, 2), ``angle``, ``omega`` (N,): every unit; ``leader`` (N,) or empty;
     ``ai`` (N,) bool: the pursuers; ``player``: the player's row; ``box`` (2,): the world size in a
     wrap-around world, (0, 0) otherwise; ``circles`` (M, 3) x, y, r; ``segments`` (S, 5) x0, y0,
     x1, y1, half-thickness; ``rays`` (R, 2): the feelers' unit directions in the body frame;
     ``scales``: speed scale, 1 / sense range, 1 / speed scale, ray range, omega scale."""
-    n_rays = rays.shape[0]
-    k = (out.shape[0] - OWN - n_rays) // PER_PURSUER
+    k = (out.shape[0] - OWN - rays.shape[0]) // PER_PURSUER
+    c, s = _own(out, pos, vel, angle, omega, player, scales)
+    if k > 0:
+        _slots(out, OWN, k, pos, vel, leader, ai, player, box, c, s, scales)
+    _feelers(out, OWN + PER_PURSUER * k, pos[player, 0], pos[player, 1], c, s, box, circles,
+             segments, rays, scales)  # fmt: skip
+
+
+@nb.njit(cache=True)
+def observe_unit(
+    out, pos, vel, angle, omega, flag, me, group, ks, box, circles, segments, rays, scales
+):
+    """The observation of unit ``me`` into ``out`` (float32, ``5 + 6 sum(ks) + R`` long): its
+    own state, then for each g in 0..G-1 ``ks[g]`` slots of the nearest units whose ``group``
+    (N,) int is g (``me`` left out; -1: in no group), then the feelers. ``flag`` (N,) fills
+    each slot's entry 4 (or empty: 0); the other arguments as :func:`observe`. Every offset,
+    velocity and ray is in ``me``'s body frame."""
+    c, s = _own(out, pos, vel, angle, omega, me, scales)
+    base = OWN
+    mask = np.empty(pos.shape[0], np.bool_)
+    for g in range(ks.shape[0]):
+        if ks[g] > 0:
+            for i in range(pos.shape[0]):
+                mask[i] = group[i] == g
+            _slots(out, base, ks[g], pos, vel, flag, mask, me, box, c, s, scales)
+        base += PER_PURSUER * ks[g]
+    _feelers(out, base, pos[me, 0], pos[me, 1], c, s, box, circles, segments, rays, scales)
+
+
+@nb.njit(cache=True)
+def _own(out, pos, vel, angle, omega, me, scales):
+    """Zero ``out``, write unit ``me``'s own entries (0..4); returns cos, sin of its heading."""
     out[:] = 0.0
-    px, py, vx, vy = pos[player, 0], pos[player, 1], vel[player, 0], vel[player, 1]
-    c, s = np.cos(angle[player]), np.sin(angle[player])
+    vx, vy = vel[me, 0], vel[me, 1]
+    c, s = np.cos(angle[me]), np.sin(angle[me])
     speed = scales[SPEED]
     out[0] = (vx * c + vy * s) / speed  # v @ [[c, -s], [s, c]]
     out[1] = (vx * -s + vy * c) / speed
-    out[2] = omega[player] / scales[OMEGA]
+    out[2] = omega[me] / scales[OMEGA]
     out[3], out[4] = c, s
-    # pursuers: the reference stores the rotated offsets in float32, then scales them in float32
-    idx = np.empty(max(k, 1), np.int64)
-    d2 = np.empty(max(k, 1), np.float64)
-    found = _nearest(pos, ai, player, box, k, idx, d2) if k > 0 else 0
+    return c, s
+
+
+@nb.njit(cache=True)
+def _feelers(out, base, px, py, c, s, box, circles, segments, rays, scales):
+    """The feelers from ``out[base]`` (ray r: free distance / ray range), then every entry of
+    ``out`` clipped to [-1, 1]."""
+    reach = scales[RAY_RANGE]
+    for r in range(rays.shape[0]):
+        lx, ly = rays[r, 0], rays[r, 1]
+        dx, dy = lx * c + ly * -s, lx * s + ly * c  # rays @ to_body.T
+        t = _ray_circle(px, py, dx, dy, circles, box, reach)
+        if segments.shape[0]:
+            t = min(t, _ray_segment(px, py, dx, dy, segments))
+        out[base + r] = min(t, reach) / reach
+    for i in range(out.shape[0]):
+        out[i] = min(max(out[i], np.float32(-1.0)), np.float32(1.0))
+
+
+@nb.njit(cache=True)
+def _slots(out, base, k, pos, vel, leader, mask, me, box, c, s, scales):
+    """``k`` slots from ``out[base]``: the ``mask`` rows nearest ``me``, nearest first (the
+    reference stores the rotated offsets in float32, then scales them in float32)."""
+    idx = np.empty(k, np.int64)
+    d2 = np.empty(k, np.float64)
+    found = _nearest(pos, mask, me, box, k, idx, d2)
+    px, py, vx, vy = pos[me, 0], pos[me, 1], vel[me, 0], vel[me, 1]
     inv_sense, inv_speed = np.float32(scales[INV_SENSE]), np.float32(scales[INV_SPEED])
     has_leader = leader.shape[0] == pos.shape[0]
     for j in range(found):
-        i, o = idx[j], OWN + PER_PURSUER * j
+        i, o = idx[j], base + PER_PURSUER * j
         rx, ry = pos[i, 0] - px, pos[i, 1] - py
         if box[0] > 0.0:
             rx, ry = min_image_1d(rx, box[0]), min_image_1d(ry, box[1])
@@ -127,14 +182,3 @@ def observe(out, pos, vel, angle, omega, leader, ai, player, box, circles, segme
         out[o + 3] = np.float32(ux * -s + uy * c) * inv_speed
         out[o + 4] = 1.0 if has_leader and leader[i] else 0.0
         out[o + 5] = 1.0
-    reach = scales[RAY_RANGE]
-    base = OWN + PER_PURSUER * k
-    for r in range(n_rays):
-        lx, ly = rays[r, 0], rays[r, 1]
-        dx, dy = lx * c + ly * -s, lx * s + ly * c  # rays @ to_body.T
-        t = _ray_circle(px, py, dx, dy, circles, box, reach)
-        if segments.shape[0]:
-            t = min(t, _ray_segment(px, py, dx, dy, segments))
-        out[base + r] = min(t, reach) / reach
-    for i in range(out.shape[0]):
-        out[i] = min(max(out[i], np.float32(-1.0)), np.float32(1.0))

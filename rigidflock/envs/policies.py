@@ -47,3 +47,30 @@ class ScriptedEvader:
             return np.array([1.0, 0.0], np.float32)
         angle = np.arctan2(want[1], want[0])
         return np.array([1.0, np.clip(self.gain * angle, -1.0, 1.0)], np.float32)
+
+
+class ScriptedPursuer:
+    """The leader rules of *AI for Game Developers* (chapter 4, AIDemo4) on a pursuer's own
+    observation (:mod:`rigidflock.envs.pursuit_v0`): full throttle, the bow force full to the
+    side the aim point lies on (the book's bang-bang chase, ``+1`` to port, dead ahead counting
+    as port), aiming at the nearest opponent (``role="chase"``) or where it will be when they
+    meet (``role="intercept"``: aim = offset + v_target |offset| / |v_target - v_own|, the book's
+    intercept point; the observation's scales cancel). ``base``: where the opponent slots start
+    in the observation. With no opponent in sight: throttle 1, no steer."""
+
+    def __init__(self, base: int, role: str = "chase"):
+        if role not in ("chase", "intercept"):
+            raise ValueError(f"role must be 'chase' or 'intercept', got {role!r}")
+        self.base, self.role = int(base), role
+
+    def __call__(self, obs: np.ndarray) -> np.ndarray:
+        slot = obs[self.base : self.base + PER_PURSUER].astype(float)
+        if slot[5] == 0.0:
+            return np.array([1.0, 0.0], np.float32)
+        aim = slot[0:2]
+        if self.role == "intercept":
+            vr = slot[2:4]  # v_target - v_own, in the pursuer's frame
+            closing = np.hypot(*vr)
+            if closing > 1e-9:
+                aim = aim + (vr + obs[0:2]) * (np.hypot(*aim) / closing)
+        return np.array([1.0, 1.0 if aim[1] >= 0.0 else -1.0], np.float32)

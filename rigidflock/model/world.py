@@ -147,8 +147,9 @@ class World:
         contact starts or ends."""
         space = self.space
         self.touching = np.zeros(self.n, dtype=np.int64)
-        space.on_collision(UNIT, UNIT, begin=self._count("unit"))
-        space.on_collision(UNIT, PLAYER, begin=self._count("player"))
+        self._pairs: list[tuple[int, int]] = []  # body ids of the unit contacts begun
+        space.on_collision(UNIT, UNIT, begin=self._pair("unit"))
+        space.on_collision(UNIT, PLAYER, begin=self._pair("player"))
         for kind in (UNIT, PLAYER):
             for other, field in ((OBSTACLE, "obstacle"), (WALL, "wall")):
                 space.on_collision(
@@ -198,6 +199,31 @@ class World:
     def write_bound_forces(self) -> None:
         """Send the buffer bound by :meth:`bind_batch_forces` to pymunk in one batch write."""
         pb.set_space_bodies(self.space, _FORCES, self._bound)
+
+    def _pair(self, field: str):
+        """A begin callback counting a unit-unit contact of kind ``field`` and keeping the two
+        bodies' ids (:meth:`take_pairs`)."""
+        pairs = self._pairs
+        contacts = self.contacts
+
+        def begin(arbiter, space, data):
+            setattr(contacts, field, getattr(contacts, field) + 1)
+            a, b = arbiter.shapes
+            pairs.append((a.body.id, b.body.id))
+
+        return begin
+
+    def take_pairs(self) -> np.ndarray:
+        """The unit pairs whose contact began since the last call: (P, 2) int64 unit indices,
+        the lower first, in the order pymunk began them (AI-AI and AI-player)."""
+        if not self._pairs:
+            return np.zeros((0, 2), np.int64)
+        ids = np.array(self._pairs, np.uintp)
+        self._pairs.clear()
+        order = np.argsort(self._unit_ids)
+        out = order[np.searchsorted(self._unit_ids, ids, sorter=order)].astype(np.int64)
+        out.sort(axis=1)
+        return out
 
     def _touch(self, field: str | None, step: int):
         """A callback adding ``step`` to the touching count of the unit in the contact (and,

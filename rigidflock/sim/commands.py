@@ -7,6 +7,9 @@ import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
 
 from rigidflock.scene import VIEWS, BuildingSpec, OrderSpec, RulesSpec, SelectSpec
 
@@ -27,6 +30,14 @@ class Command:
     :mod:`rigidflock.sim.changes`); ``toggles`` switch rules, e.g.
     ``(("flocking", False), ("view", "narrow"))``, the same as changes of ``rules.flocking``
     and ``rules.view`` (applied after ``changes``).
+
+    Per-unit control: ``units`` (K,) AI unit indices (rows of ``sim.units``, the player excluded:
+    it has ``throttle``/``steer``) take ``unit_throttle`` (K,) and ``unit_steer`` (K,), each in
+    [-1, 1] as the player's (steer x the unit's largest steering force is its bow force, + to
+    port), for this tick. ``unit_rules`` (one bool, or (K,) bools) keeps the rules on for them:
+    the unit's throttle replaces the default 1 (or its order's throttle) under the unpin and
+    give-way rules, and its steer force is added to the rules' bow force; off (the default), the
+    unit is driven as the player is, by its throttle and steer alone. Tuples or numpy arrays.
     """
 
     throttle: float | None = None
@@ -34,6 +45,10 @@ class Command:
     toggles: tuple[tuple[str, object], ...] = ()
     orders: tuple[OrderSpec, ...] = ()  # move orders given this tick (their ``tick`` is ignored)
     add_buildings: tuple[BuildingSpec, ...] = ()  # buildings placed this tick
+    units: tuple[int, ...] | np.ndarray = ()  # per-unit control (see above)
+    unit_throttle: tuple[float, ...] | np.ndarray = ()
+    unit_steer: tuple[float, ...] | np.ndarray = ()
+    unit_rules: bool | tuple[bool, ...] | np.ndarray = False
     changes: Mapping[str, object] = field(default_factory=dict)  # key path -> value
 
     def __post_init__(self):
@@ -43,7 +58,13 @@ class Command:
 
 @dataclass
 class StepEvents:
-    """Contact begins during one tick (each pymunk begin callback counted once)."""
+    """Contact begins during one tick (each pymunk begin callback counted once).
+
+    ``unit_pairs``: (P, 2) int64, the unit indices (lower first) of each AI-AI and AI-player
+    contact begun this tick, in pymunk's order. Not a field: replays do not store it (it follows
+    from the states) and a re-simulation gives it again."""
+
+    unit_pairs: ClassVar[np.ndarray] = np.zeros((0, 2), np.int64)  # set on each step's events
 
     tick: int
     unit_contacts: int = 0
@@ -104,6 +125,42 @@ def check_command(command) -> None:
             raise CommandError("Command.add_buildings[].polygon needs at least 3 corners")
         for corner in b.polygon:
             _point("Command.add_buildings[].polygon corner", corner)
+    _check_unit_control(command)
+
+
+def _vector(name: str, value, kind: str) -> np.ndarray:
+    """``value`` (a tuple, list or 1-D numpy array) as a 1-D array of ``kind`` ("i", "f", "b")."""
+    if not isinstance(value, tuple | list | np.ndarray):
+        raise CommandError(f"Command.{name} must be a tuple or 1-D numpy array")
+    a = np.asarray(value)
+    if a.ndim != 1:
+        raise CommandError(f"Command.{name} must be 1-D, got shape {a.shape}")
+    if len(a) == 0:
+        return a.astype({"i": np.int64, "f": float, "b": bool}[kind])
+    ok = {"i": a.dtype.kind in "iu", "f": a.dtype.kind in "iuf", "b": a.dtype.kind == "b"}[kind]
+    if not ok:
+        raise CommandError(f"Command.{name} has values of the wrong type ({a.dtype})")
+    return a
+
+
+def _check_unit_control(command: Command) -> None:
+    """The per-unit fields: K distinct indices >= 0, K throttles and steers in [-1, 1], rules
+    one bool or K bools (the indices' upper bound is checked by the simulation)."""
+    idx = _vector("units", command.units, "i")
+    k = len(idx)
+    for name in ("unit_throttle", "unit_steer"):
+        v = _vector(name, getattr(command, name), "f")
+        if len(v) != k:
+            raise CommandError(f"Command.{name} has {len(v)} values for {k} units")
+        if k and not (np.isfinite(v).all() and np.abs(v).max() <= 1.0):
+            raise CommandError(f"Command.{name} must be finite numbers in [-1, 1]")
+    rules = command.unit_rules
+    if not isinstance(rules, bool | np.bool_):
+        r = _vector("unit_rules", rules, "b")
+        if len(r) != k:
+            raise CommandError(f"Command.unit_rules has {len(r)} values for {k} units")
+    if k and (idx.min() < 0 or len(np.unique(idx)) != k):
+        raise CommandError("Command.units must be distinct unit indices >= 0")
 
 
 def _items(name: str, value, cls) -> tuple:

@@ -430,6 +430,7 @@ class Simulation(Inspection):
         settings (``changes``, taken at the start of the tick); a bad one raises
         :class:`~rigidflock.sim.commands.CommandError` before anything changes."""
         check_command(command)
+        _unit_control(command, self.units)  # the indices' range, before anything changes
         tuned = self._propose(command)
         self._settle()
         u, st = self.units, self.state
@@ -466,8 +467,17 @@ class Simulation(Inspection):
             throttle = np.where(ctl.ordered, ctl.throttle, throttle)
             spared = ctl.side_on
             backing = ctl.backing
+        control = _unit_control(command, u)
+        if control is not None and control[3].any():  # rules on: their throttle under the rules
+            throttle = throttle.copy()
+            throttle[control[0][control[3]]] = control[1][control[3]]
         throttle = self._unpin(throttle, spared)
         self._give_way(st, throttle, backing)
+        if control is not None:
+            fs = fs.copy() if fs is self.steering.force else fs
+            idx, t, s, on = control
+            throttle[idx[~on]] = t[~on]
+            fs[idx] = np.where(on, fs[idx], 0.0) + s * u.max_steer[idx]
         if u.has_player:
             cmd = command or Command()
             t, s = self._player(self.tick, st.pos[-1], st.angle[-1], cmd.throttle, cmd.steer)
@@ -504,4 +514,23 @@ class Simulation(Inspection):
             self.steering_state = st
             st.leader = self.steering.leader
         c = self.world.contacts - before
-        return StepEvents(self.tick, c.unit, c.obstacle, c.wall, c.player, given)
+        events = StepEvents(self.tick, c.unit, c.obstacle, c.wall, c.player, given)
+        events.unit_pairs = self.world.take_pairs()
+        return events
+
+
+def _unit_control(command: Command | None, units) -> tuple | None:
+    """A command's per-unit control as arrays: indices (K,) int, throttles (K,), steers (K,),
+    rules on (K,) bool; None when it controls no unit. Raises CommandError for an index that is
+    not an AI unit's (the command's other checks: :func:`check_command`)."""
+    if command is None or len(command.units) == 0:
+        return None
+    idx = np.asarray(command.units, dtype=np.int64)
+    if idx.max() >= units.n_ai:
+        raise CommandError(
+            f"Command.units: {int(idx.max())} is not an AI unit's index (0..{units.n_ai - 1}; "
+            "the player takes Command.throttle and steer)"
+        )
+    on = np.broadcast_to(np.asarray(command.unit_rules, dtype=bool), idx.shape)
+    t = np.asarray(command.unit_throttle, dtype=float)
+    return idx, t, np.asarray(command.unit_steer, dtype=float), on
