@@ -148,6 +148,7 @@ class World:
         space = self.space
         self.touching = np.zeros(self.n, dtype=np.int64)
         self._pairs: list[tuple[int, int]] = []  # body ids of the unit contacts begun
+        self._keep_pairs = True
         space.on_collision(UNIT, UNIT, begin=self._pair("unit"))
         space.on_collision(UNIT, PLAYER, begin=self._pair("player"))
         for kind in (UNIT, PLAYER):
@@ -205,13 +206,24 @@ class World:
         bodies' ids (:meth:`take_pairs`)."""
         pairs = self._pairs
         contacts = self.contacts
+        column = CONTACT_COLUMNS.index(field)
 
         def begin(arbiter, space, data):
             setattr(contacts, field, getattr(contacts, field) + 1)
-            a, b = arbiter.shapes
-            pairs.append((a.body.id, b.body.id))
+            if self._counts is not None:
+                self._counts[column] += 1
+            if self._keep_pairs:
+                a, b = arbiter.shapes
+                pairs.append((a.body.id, b.body.id))
 
         return begin
+
+    def keep_pairs(self, on: bool) -> None:
+        """Whether the unit contacts' pairs are kept for :meth:`take_pairs` (default on); a
+        caller that never takes them (a batch of worlds) turns them off, else they pile up."""
+        self._keep_pairs = bool(on)
+        if not on:
+            self._pairs.clear()
 
     def take_pairs(self) -> np.ndarray:
         """The unit pairs whose contact began since the last call: (P, 2) int64 unit indices,

@@ -38,11 +38,17 @@ KERNEL_MODULES = (
     "rigidflock.rts.assignment",
     "rigidflock.rts.sight",
     "rigidflock.rts.slots",
+    "rigidflock.rts.route_search",
 )
 
 
 # the modules whose kernels only move orders use
-ORDER_MODULES = ("rigidflock.rts.assignment", "rigidflock.rts.sight", "rigidflock.rts.slots")
+ORDER_MODULES = (
+    "rigidflock.rts.assignment",
+    "rigidflock.rts.sight",
+    "rigidflock.rts.slots",
+    "rigidflock.rts.route_search",
+)
 # the passes' kernels, each in its parallel form or its one-thread twin ("<name>_serial")
 PASSES = (
     ("rigidflock.model.steering.kernels", "pair_pass"),
@@ -201,8 +207,8 @@ def _rare_kernels(scene) -> None:
 
 def move_order_kernels() -> None:
     """Compile the move orders' kernels: line of sight (a scene without orders never asks), the
-    slots' costs (a group at its formation) and auction (groups of AUCTION_FROM units or
-    more)."""
+    route search, the slots' costs (a group at its formation) and auction (groups of
+    AUCTION_FROM units or more)."""
     import numpy as np
 
     from rigidflock.rts import navigation
@@ -210,6 +216,8 @@ def move_order_kernels() -> None:
     from rigidflock.rts.slots import slot_cost
 
     pos = np.array([[0.0, 0.0], [1.0, 0.0], [50.0, 50.0]])
-    navigation.build_grid((8.0, 8.0), 2.0, 0.5).sees(pos[:2], pos[1:])
+    grid = navigation.build_grid((8.0, 8.0), 2.0, 0.5)
+    grid.sees(pos[:2], pos[1:])
+    navigation.distance_field(grid, np.array([4.0, 4.0]))  # the route search
     slot_cost(pos, np.ones(3), np.zeros(3), np.ones(3), pos, np.empty((3, 3)))
     auction(np.eye(2), 1e-3, SCALING)

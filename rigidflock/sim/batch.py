@@ -161,6 +161,7 @@ class SimulationBatch:
         self._until[s] = -1
         self.ticks[w] = sim.tick
         world.keep_counts_in(self._counts[w])
+        world.keep_pairs(False)  # a batch never takes them
         self._totals[w] = self._counts[w]
         if self._plain_ok[w]:
             world.bind_batch_forces(self._views[w])
