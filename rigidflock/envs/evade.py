@@ -26,6 +26,7 @@ import gymnasium as gym
 import numpy as np
 
 from rigidflock.envs.drawing import has_display
+from rigidflock.envs.episode_outputs import EpisodeOutputs
 from rigidflock.envs.observation import OWN, PER_PURSUER, Observer, observation_size
 from rigidflock.envs.scenes import bundled_scene
 from rigidflock.scene import Scene, load_scene
@@ -79,7 +80,7 @@ def nearest_distance(obs: np.ndarray) -> float:
     return min(math.hypot(float(obs[OWN]), float(obs[OWN + 1])), 1.0)
 
 
-class EvadeEnv(gym.Env):
+class EvadeEnv(EpisodeOutputs, gym.Env):
     """Evade the flock: a Gymnasium environment on any rigidflock scene with a player.
 
     Action: ``Box([-1, -1], [1, 1])``, float32: (throttle, steer), exactly the keyboard's
@@ -252,51 +253,24 @@ class EvadeEnv(gym.Env):
 
     # -- replays ------------------------------------------------------------------------------
 
-    def _start_recording(self) -> None:
-        if self.record_to is None:
-            return
-        from rigidflock.replay import Recorder
-
-        path = Path(self.record_to.replace("{episode}", str(self.episode)))
-        self.recorder = Recorder(path, self.sim)
-        self.replay_path = path
-
-    def _stop_recording(self) -> None:
-        if self.recorder is not None:
-            self.recorder.close()
-            self.recorder = None
-
     # -- drawing ------------------------------------------------------------------------------
 
     def render(self):
         """``"rgb_array"``: the current state drawn offscreen, (H, W, 3) uint8, the world
         filling the frame; ``"human"``: draws it in the viewer window (opened on first use; with
         no display, warns once and skips the frames) and returns None."""
-        if self.render_mode == "rgb_array":
-            from rigidflock.envs.drawing import rgb_array
-
-            return rgb_array(self.sim, self.render_size)
-        if self.render_mode == "human":
-            from rigidflock.envs.drawing import HumanView
-
-            if self._viewer is None and not has_display():
-                if not self._warned_headless:
-                    warnings.warn(
-                        "render_mode='human' has no display to draw on (no DISPLAY or "
-                        "WAYLAND_DISPLAY, or RIGIDFLOCK_HEADLESS is set): frames are skipped; "
-                        "use render_mode='rgb_array' to draw offscreen",
-                        stacklevel=2,
-                    )
-                    self._warned_headless = True
-                return None
-            if self._viewer is None:
-                self._viewer = HumanView(self.sim, self.render_size)
-            self._viewer.show()
-        return None
+        if self.render_mode == "human" and self._viewer is None and not has_display():
+            if not self._warned_headless:
+                warnings.warn(
+                    "render_mode='human' has no display to draw on (no DISPLAY or "
+                    "WAYLAND_DISPLAY, or RIGIDFLOCK_HEADLESS is set): frames are skipped; "
+                    "use render_mode='rgb_array' to draw offscreen",
+                    stacklevel=2,
+                )
+                self._warned_headless = True
+            return None
+        return self._draw()
 
     def close(self) -> None:
-        self._stop_recording()
-        if self._viewer is not None:
-            self._viewer.close()
-            self._viewer = None
+        self._close_outputs()
         super().close()

@@ -35,6 +35,7 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils import parallel_to_aec, wrappers
 
 from rigidflock.envs.drawing import require_display
+from rigidflock.envs.episode_outputs import EpisodeOutputs
 from rigidflock.envs.observation import OWN, PER_PURSUER, UnitObserver
 from rigidflock.model.state import ROLE_INTERCEPT
 from rigidflock.scene import Scene, load_scene, parse_scene
@@ -98,7 +99,7 @@ def pursuit_scene(
     return parse_scene(text, "pursuit_v0")
 
 
-class PursuitEnv(ParallelEnv):
+class PursuitEnv(EpisodeOutputs, ParallelEnv):
     """The parallel environment (see the module). Parameters: ``scene`` (Scene or path; default
     :func:`pursuit_scene` of ``evaders``, ``pursuers``, ``flockers``), ``max_ticks``
     (truncation, ticks), ``frame_skip`` (ticks per step), ``k_team``, ``k_opponents``,
@@ -318,42 +319,15 @@ class PursuitEnv(ParallelEnv):
 
     # -- replays ------------------------------------------------------------------------------
 
-    def _start_recording(self) -> None:
-        if self.record_to is None:
-            return
-        from rigidflock.replay import Recorder
-
-        path = Path(self.record_to.replace("{episode}", str(self.episode)))
-        self.recorder = Recorder(path, self.sim)
-        self.replay_path = path
-
-    def _stop_recording(self) -> None:
-        if self.recorder is not None:
-            self.recorder.close()
-            self.recorder = None
-
     # -- drawing ------------------------------------------------------------------------------
 
     def render(self):
         """``"rgb_array"``: the current state drawn offscreen, (H, W, 3) uint8; ``"human"``:
         the viewer window (opened on first use), returns None; no render mode: None."""
-        if self.render_mode == "rgb_array":
-            from rigidflock.envs.drawing import rgb_array
-
-            return rgb_array(self.sim, self.render_size)
-        if self.render_mode == "human":
-            from rigidflock.envs.drawing import HumanView
-
-            if self._viewer is None:
-                self._viewer = HumanView(self.sim, self.render_size)
-            self._viewer.show()
-        return None
+        return self._draw()
 
     def close(self) -> None:
-        self._stop_recording()
-        if self._viewer is not None:
-            self._viewer.close()
-            self._viewer = None
+        self._close_outputs()
 
     # observation entries a scripted policy reads
     def slots(self, agent: str, obs: np.ndarray, group: int) -> np.ndarray:
