@@ -69,12 +69,9 @@ def _needed(scene) -> list[tuple[str, str]]:
     """(module, kernel name or "*") pairs whose cache ``scene`` needs (None: every module)."""
     if scene is None:
         return [(m, "*") for m in KERNEL_MODULES]
-    from rigidflock.model.steering.blend import uses_parallel
-
     orders = gives_orders(scene)
     needed = [(m, "*") for m in KERNEL_MODULES if orders or m not in ORDER_MODULES]
-    beside = scene.world.reaction_ticks == 1  # then the steerer runs on one thread
-    twin = "" if uses_parallel(scene.unit_count, 1 if beside else None) else "_serial"
+    twin = "" if runs_parallel(scene) else "_serial"
     return needed + [(m, name + twin) for m, name in PASSES]
 
 
@@ -175,6 +172,15 @@ def warm_up(scene, ticks: int = 2, report: Callable[[CompileEvent], None] | None
     return time.perf_counter() - t0
 
 
+def runs_parallel(scene) -> bool:
+    """Whether a simulation of ``scene`` runs the passes' parallel kernels (not their twins):
+    a large world, unless its decision runs beside the step, on one thread."""
+    from rigidflock.model.steering.blend import uses_parallel
+
+    beside = scene.world.reaction_ticks == 1
+    return uses_parallel(scene.unit_count, 1 if beside else None)
+
+
 def gives_orders(scene) -> bool:
     """Whether ``scene`` uses the move orders' kernels: it gives orders or has buildings (at
     the start or placed by an event). A viewer's order in another scene compiles them then."""
@@ -190,7 +196,6 @@ def _rare_kernels(scene) -> None:
 
     from rigidflock.model.measures.spacing import nn_completed
     from rigidflock.model.steering import cells
-    from rigidflock.model.steering.blend import PARALLEL_FROM
 
     pos = np.array([[0.0, 0.0], [1.0, 0.0], [50.0, 50.0]])
     # read-only, as the collector passes the simulation's arrays (numba compiles those apart)
@@ -198,7 +203,7 @@ def _rare_kernels(scene) -> None:
     within.flags.writeable = seen.flags.writeable = False
     nn_completed(within, seen, None, 5.0)
     for wrap, (w, h) in ((False, (0.0, 0.0)), (True, (60.0, 60.0))):
-        if scene.unit_count >= PARALLEL_FROM:
+        if runs_parallel(scene):
             cells.ordered_rows(pos, 5.0, w, h, wrap)
         cells.ordered_rows_serial(pos, 5.0, w, h, wrap)
     if gives_orders(scene):
