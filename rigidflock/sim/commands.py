@@ -184,3 +184,20 @@ def apply_toggles(rules: RulesSpec, toggles) -> RulesSpec:
             raise ValueError(f"unknown view {value!r}")
         changes[name] = value if name == "view" else bool(value)
     return dataclasses.replace(rules, **changes) if changes else rules
+
+
+def unit_control(command: Command | None, n_ai: int) -> tuple | None:
+    """A command's per-unit control as arrays: indices (K,) int, throttles (K,), steers (K,),
+    rules on (K,) bool; None when it controls no unit. Raises CommandError for an index that is
+    not one of the ``n_ai`` AI units' (the command's other checks: :func:`check_command`)."""
+    if command is None or len(command.units) == 0:
+        return None
+    idx = np.asarray(command.units, dtype=np.int64)
+    if idx.max() >= n_ai:
+        raise CommandError(
+            f"Command.units: {int(idx.max())} is not an AI unit's index (0..{n_ai - 1}; "
+            "the player takes Command.throttle and steer)"
+        )
+    on = np.broadcast_to(np.asarray(command.unit_rules, dtype=bool), idx.shape)
+    t = np.asarray(command.unit_throttle, dtype=float)
+    return idx, t, np.asarray(command.unit_steer, dtype=float), on

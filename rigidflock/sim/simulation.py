@@ -62,7 +62,14 @@ from rigidflock.rts.orders import Orders
 from rigidflock.scene import BuildingSpec, OrderSpec, RulesSpec, Scene, load_scene, place_obstacles
 from rigidflock.sim.behaviour_specs import with_behaviours
 from rigidflock.sim.changes import ChangeError, Tuning
-from rigidflock.sim.commands import Command, CommandError, StepEvents, apply_toggles, check_command
+from rigidflock.sim.commands import (
+    Command,
+    CommandError,
+    StepEvents,
+    apply_toggles,
+    check_command,
+    unit_control,
+)
 from rigidflock.sim.inspection import Inspection
 from rigidflock.sim.measurables import Measurables, ReadOnlyViews, measurables_of
 
@@ -430,7 +437,7 @@ class Simulation(Inspection):
         settings (``changes``, taken at the start of the tick); a bad one raises
         :class:`~rigidflock.sim.commands.CommandError` before anything changes."""
         check_command(command)
-        _unit_control(command, self.units)  # the indices' range, before anything changes
+        control = unit_control(command, self.units.n_ai)  # checked before anything changes
         tuned = self._propose(command)
         self._settle()
         u, st = self.units, self.state
@@ -467,7 +474,6 @@ class Simulation(Inspection):
             throttle = np.where(ctl.ordered, ctl.throttle, throttle)
             spared = ctl.side_on
             backing = ctl.backing
-        control = _unit_control(command, u)
         if control is not None and control[3].any():  # rules on: their throttle under the rules
             throttle = throttle.copy()
             throttle[control[0][control[3]]] = control[1][control[3]]
@@ -517,20 +523,3 @@ class Simulation(Inspection):
         events = StepEvents(self.tick, c.unit, c.obstacle, c.wall, c.player, given)
         events.unit_pairs = self.world.take_pairs()
         return events
-
-
-def _unit_control(command: Command | None, units) -> tuple | None:
-    """A command's per-unit control as arrays: indices (K,) int, throttles (K,), steers (K,),
-    rules on (K,) bool; None when it controls no unit. Raises CommandError for an index that is
-    not an AI unit's (the command's other checks: :func:`check_command`)."""
-    if command is None or len(command.units) == 0:
-        return None
-    idx = np.asarray(command.units, dtype=np.int64)
-    if idx.max() >= units.n_ai:
-        raise CommandError(
-            f"Command.units: {int(idx.max())} is not an AI unit's index (0..{units.n_ai - 1}; "
-            "the player takes Command.throttle and steer)"
-        )
-    on = np.broadcast_to(np.asarray(command.unit_rules, dtype=bool), idx.shape)
-    t = np.asarray(command.unit_throttle, dtype=float)
-    return idx, t, np.asarray(command.unit_steer, dtype=float), on
