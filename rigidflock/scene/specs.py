@@ -11,8 +11,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rigidflock.scene.declarations import Key, key, not_a_key
+from rigidflock.scene.declarations import key, not_a_key
 from rigidflock.scene.errors import point_text
+from rigidflock.scene.limits import (
+    MAX_FACTOR,
+    MAX_FORCE,
+    MAX_MASS,
+    MAX_OBSTACLES,
+    MAX_POINTS,
+    MAX_SEED,
+    MAX_SIDE,
+    MAX_SIZE,
+    MAX_TABLES,
+    MAX_TICK,
+    MAX_UNITS,
+    MIN_DT,
+)
+from rigidflock.scene.rts_specs import (  # noqa: F401 (the RTS specs, importable from here too)
+    BuildingSpec,
+    EventSpec,
+    NavigationSpec,
+    OrderSpec,
+    SelectSpec,
+)
 
 Vec2 = tuple[float, float]
 
@@ -21,21 +42,6 @@ VIEWS = ("wide", "limited", "narrow")
 ROLES = ("chase", "intercept", "none")
 CONTROLS = ("keyboard", "waypoints", "script", "none")
 
-# Upper limits: what can run, not just what parses (beyond these the physics is not finite, the
-# memory is not there, or the run never gets anywhere). Memory as a whole is estimated per scene
-# by rigidflock.scene.budget; these bound each key on its own.
-MAX_SIDE = 1e6  # world side, world units (the navigation grid and float precision)
-MAX_UNITS = 100_000  # units in one group (bench runs 50,000)
-MAX_SIZE = 1e3  # a unit's length or width, world units
-MAX_MASS = 1e6  # kilograms
-MAX_FORCE = 1e6  # thrust and steering forces, newtons
-MAX_FACTOR = 1e3  # factors in unit lengths, and rule weights
-MAX_TICK = 10**9  # ticks of scripts, orders and events (six months at 60 ticks a second)
-MAX_SEED = 2**63 - 1
-MAX_OBSTACLES = 2_000  # explicit obstacles
-MAX_TABLES = 1_000  # groups, walls, buildings, orders, events
-MAX_POINTS = 10_000  # waypoints, corners of a polygon
-
 
 def _positive_size(size: Vec2) -> str | None:
     if not (size[0] > 0 and size[1] > 0):
@@ -43,9 +49,6 @@ def _positive_size(size: Vec2) -> str | None:
     if max(size) > MAX_SIDE:
         return f"width and height must be <= {MAX_SIDE:g}, got {point_text(size)}"
     return None
-
-
-MIN_DT = 1e-4  # seconds: a smaller tick never gets anywhere (and a replay chunk holds 1 s of them)
 
 
 def _runnable_dt(dt: float) -> str | None:
@@ -310,102 +313,6 @@ class WallSpec:
     start: Vec2 = key(kind="vec2", required=True, help="one end of the wall, world units")
     end: Vec2 = key(kind="vec2", required=True, help="the other end of the wall, world units")
     thickness: float = key(4.0, gt=0, most=MAX_SIDE, help="wall thickness, world units")
-
-
-_RECT = Key(kind="rect", help="a rectangle [x0, y0, x1, y1], world units (x1 > x0, y1 > y0)")
-_POLYGON = Key(
-    kind="points",
-    max_items=MAX_POINTS,
-    help="corners [[x, y], ...] of a convex polygon, world units",
-)
-
-
-@dataclass(frozen=True)
-class BuildingSpec:
-    """A static convex polygon, vertices counter-clockwise (``rect = [x0, y0, x1, y1]`` in a
-    file becomes its four corners)."""
-
-    polygon: tuple[Vec2, ...] = key(
-        kind="points",
-        required=True,
-        help="corners, counter-clockwise, world units: from rect or polygon (give one)",
-        alternatives=(("rect", _RECT), ("polygon", _POLYGON)),
-    )
-
-
-@dataclass(frozen=True)
-class NavigationSpec:
-    """Route finding and group movement for move orders."""
-
-    cell: float = key(4.0, gt=0, most=MAX_SIDE, help="grid cell size, world units")
-    clearance: float | None = key(
-        None,
-        kind="auto",
-        ge=0,
-        most=MAX_SIDE,
-        help='keep unit centres this far from walls, world units; "auto": 1.25 x half the '
-        "widest unit's width (every gap it fits through is routable; routes keep 0.6 x the "
-        "longest unit from walls where there is room)",
-    )
-    seek: float = key(
-        2.0, ge=0, most=MAX_FACTOR, help="weight of the pull toward the route, times S"
-    )
-    lookahead: int = key(
-        4, ge=1, most=10_000, help="cells ahead on the route that a unit steers at"
-    )
-    slot_spacing: float = key(
-        2.5, gt=0, most=MAX_FACTOR, help="distance between formation slots, unit lengths"
-    )
-    arrive_radius: float = key(
-        6.0, gt=0, most=MAX_FACTOR, help="units slow down within this many lengths of a slot"
-    )
-    stuck_seconds: float = key(
-        3.0, gt=0, most=1e6, help="seconds without progress before a group re-routes"
-    )
-    wall_feeler: float = key(
-        2.0,
-        gt=0,
-        most=MAX_FACTOR,
-        help="ordered units' feelers reach at most this many unit lengths for the world's "
-        "walls (their route keeps off them)",
-    )
-
-
-@dataclass(frozen=True)
-class SelectSpec:
-    """Which AI units an order takes: one of a family, unit ids, or a rectangle (units whose
-    centre is inside [x0, x1] x [y0, y1] when the order is given)."""
-
-    family: str | None = key(None, kind="str", help="the units of this family (give one of three)")
-    ids: tuple[int, ...] | None = key(
-        None, kind="ids", max_items=MAX_UNITS, help="these unit ids, from 0"
-    )
-    rect: tuple[float, float, float, float] | None = key(
-        None, kind="rect", help="units inside [x0, y0, x1, y1] when the order is given, world units"
-    )
-
-
-@dataclass(frozen=True)
-class OrderSpec:
-    """Move the selected units to ``goal``; a group forms and arrives in formation."""
-
-    select: SelectSpec = key(
-        kind="table", spec=SelectSpec, required=True, help="which units: family, ids or rect"
-    )
-    goal: Vec2 = key(kind="vec2", required=True, help="where the group goes, world units")
-    tick: int = key(
-        0, ge=0, most=MAX_TICK, help="tick the order is given (commands give it on their own tick)"
-    )
-
-
-@dataclass(frozen=True)
-class EventSpec:
-    """Something the scene does at a tick: for now, a building appears."""
-
-    tick: int = key(kind="int", ge=0, most=MAX_TICK, required=True, help="tick the event happens")
-    add_building: BuildingSpec = key(
-        kind="table", spec=BuildingSpec, required=True, help="a building that appears"
-    )
 
 
 _FUNCTION_HELP = (
