@@ -153,17 +153,7 @@ def build_grid(
     off = ((np.arange(s) + 0.5) / s - 0.5) * cell
     ox, oy = np.meshgrid(off, off)
     sub = centres[:, None, :] + np.stack([ox.ravel(), oy.ravel()], axis=1)[None, :, :]
-    kept = None if base is None else base.__dict__.get("_clears")
-    if kept is not None and kept[0].shape == (len(centres),):
-        # the minimum over solid things, the new ones' distances folded into the old minimum
-        new = ((), tuple(added), None, False, solid[-1])
-        c_clear = np.minimum(kept[0], _clear(centres, (w, h), *new))
-        s_clear = np.minimum(
-            kept[1], _clear(sub.reshape(-1, 2), (w, h), *new).reshape(len(centres), s * s)
-        )
-    else:
-        c_clear = _clear(centres, (w, h), *solid)
-        s_clear = _clear(sub.reshape(-1, 2), (w, h), *solid).reshape(len(centres), s * s)
+    c_clear, s_clear = _clearances(centres, sub, (w, h), solid, base, added)
     best = np.argmax(s_clear, axis=1)
     rows = np.arange(len(centres))
     roomy = c_clear >= clearance
@@ -182,17 +172,7 @@ def build_grid(
         # a cell whose centre lacks the clearance is for gaps that need it: two lengths more
         near_wall += np.where(roomy, 0.0, 2.0 * cell)
     neighbours = _neighbours(~blocked)
-    # a step into or out of a cell without a roomy centre: the straight line between the two
-    # route points must keep the clearance too (no slipping round the end of a thin wall)
-    for k in range(8):
-        nb = neighbours[k]
-        check = np.flatnonzero((nb >= 0) & ~(roomy & roomy[np.maximum(nb, 0)]))
-        if len(check):
-            a, b = waypoint[check], waypoint[nb[check]]
-            t = np.array([0.25, 0.5, 0.75])[None, :, None]
-            pts = (a[:, None, :] + t * (b - a)[:, None, :]).reshape(-1, 2)
-            ok = (_clear(pts, (w, h), *solid) >= clearance).reshape(len(check), 3).all(axis=1)
-            nb[check[~ok]] = -1
+    _cut_tight_steps(neighbours, roomy, waypoint, (w, h), solid, clearance)
     # the sample points as a raster: (cell iy, sub jy, cell ix, sub jx)
     fine = (s_clear >= clearance).reshape(ny, nx, s, s).transpose(0, 2, 1, 3)
     grid = Grid(
@@ -201,6 +181,37 @@ def build_grid(
     )  # fmt: skip
     grid.__dict__["_clears"] = (c_clear, s_clear)  # for the next building (``base``)
     return grid
+
+
+def _clearances(centres, sub, size, solid, base, added) -> tuple[np.ndarray, np.ndarray]:
+    """The clearance (:func:`_clear`) of each cell's centre, (C,), and of its sample points
+    ``sub`` (C, S*S, 2), (C, S*S). With ``base``'s clearances kept (a grid of the same world
+    without the buildings ``added``), only the added buildings are measured, and their
+    distances folded into the old minimum."""
+    kept = None if base is None else base.__dict__.get("_clears")
+    points = sub.reshape(-1, 2)
+    if kept is not None and kept[0].shape == (len(centres),):
+        new = ((), tuple(added), None, False, solid[-1])
+        c_clear = np.minimum(kept[0], _clear(centres, size, *new))
+        s_clear = np.minimum(kept[1], _clear(points, size, *new).reshape(sub.shape[:2]))
+        return c_clear, s_clear
+    return _clear(centres, size, *solid), _clear(points, size, *solid).reshape(sub.shape[:2])
+
+
+def _cut_tight_steps(neighbours, roomy, waypoint, size, solid, clearance) -> None:
+    """Remove, in place, the steps of ``neighbours`` (8, C) into or out of a cell without a
+    ``roomy`` centre (C,) whose straight line between the two route points ``waypoint`` (C, 2)
+    does not keep the ``clearance`` (no slipping round the end of a thin wall): it is checked
+    at a quarter, half and three quarters of the way."""
+    t = np.array([0.25, 0.5, 0.75])[None, :, None]
+    for k in range(8):  # the eight directions, each on whole arrays
+        nb = neighbours[k]
+        check = np.flatnonzero((nb >= 0) & ~(roomy & roomy[np.maximum(nb, 0)]))
+        if len(check):
+            a, b = waypoint[check], waypoint[nb[check]]
+            pts = (a[:, None, :] + t * (b - a)[:, None, :]).reshape(-1, 2)
+            ok = (_clear(pts, size, *solid) >= clearance).reshape(len(check), 3).all(axis=1)
+            nb[check[~ok]] = -1
 
 
 def _clear(pts, size, walls, buildings, obstacles, walled, reach=np.inf) -> np.ndarray:
