@@ -147,7 +147,8 @@ def build_grid(
     gx, gy = np.meshgrid(xs, ys)
     centres = np.stack([gx.ravel(), gy.ravel()], axis=1)
     # clearances are read only against clearance and preferred, and a sample point lies within
-    # a cell's diagonal of its centre: beyond this they need not be exact (:func:`_clear`)
+    # a cell's diagonal of its centre: beyond this they need not be exact
+    # (:func:`distance_to_solid`)
     solid = (walls, buildings, obstacles, walled, max(clearance, preferred or 0.0) + 2.0 * cell)
     s = SUBSAMPLES
     off = ((np.arange(s) + 0.5) / s - 0.5) * cell
@@ -184,18 +185,19 @@ def build_grid(
 
 
 def _clearances(centres, sub, size, solid, base, added) -> tuple[np.ndarray, np.ndarray]:
-    """The clearance (:func:`_clear`) of each cell's centre, (C,), and of its sample points
-    ``sub`` (C, S*S, 2), (C, S*S). With ``base``'s clearances kept (a grid of the same world
-    without the buildings ``added``), only the added buildings are measured, and their
-    distances folded into the old minimum."""
+    """The clearance (:func:`distance_to_solid`) of each cell's centre, (C,), and of its
+    sample points ``sub`` (C, S*S, 2), (C, S*S). With ``base``'s clearances kept (a grid of
+    the same world without the buildings ``added``), only the added buildings are measured,
+    and their distances folded into the old minimum."""
     kept = None if base is None else base.__dict__.get("_clears")
     points = sub.reshape(-1, 2)
     if kept is not None and kept[0].shape == (len(centres),):
         new = ((), tuple(added), None, False, solid[-1])
-        c_clear = np.minimum(kept[0], _clear(centres, size, *new))
-        s_clear = np.minimum(kept[1], _clear(points, size, *new).reshape(sub.shape[:2]))
+        c_clear = np.minimum(kept[0], distance_to_solid(centres, size, *new))
+        s_clear = np.minimum(kept[1], distance_to_solid(points, size, *new).reshape(sub.shape[:2]))
         return c_clear, s_clear
-    return _clear(centres, size, *solid), _clear(points, size, *solid).reshape(sub.shape[:2])
+    c_clear = distance_to_solid(centres, size, *solid)
+    return c_clear, distance_to_solid(points, size, *solid).reshape(sub.shape[:2])
 
 
 def _cut_tight_steps(neighbours, roomy, waypoint, size, solid, clearance) -> None:
@@ -210,11 +212,12 @@ def _cut_tight_steps(neighbours, roomy, waypoint, size, solid, clearance) -> Non
         if len(check):
             a, b = waypoint[check], waypoint[nb[check]]
             pts = (a[:, None, :] + t * (b - a)[:, None, :]).reshape(-1, 2)
-            ok = (_clear(pts, size, *solid) >= clearance).reshape(len(check), 3).all(axis=1)
+            d = distance_to_solid(pts, size, *solid)
+            ok = (d >= clearance).reshape(len(check), 3).all(axis=1)
             nb[check[~ok]] = -1
 
 
-def _clear(pts, size, walls, buildings, obstacles, walled, reach=np.inf) -> np.ndarray:
+def distance_to_solid(pts, size, walls, buildings, obstacles, walled, reach=np.inf) -> np.ndarray:
     """(P,): the distance from each point ``pts`` (P, 2) to the nearest solid thing (negative
     inside one), world units; inf when there is nothing. Given ``reach`` (world units), a wall
     or building is measured only from the points within ``reach`` of its bounding box: a

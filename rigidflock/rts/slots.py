@@ -154,13 +154,13 @@ def assign_nearest(
     (m, 2) to slots with the least total straight-line distance (:mod:`.assignment`). Above
     ``DENSE_MOST`` units, units and slots are each ranked by depth along ``facing`` (2,) from
     ``goal`` (2,) and cut into blocks of at most ``DENSE_MOST`` (between rows of the slots'
-    lattice: :func:`_cuts`); the k-th block of units takes the k-th block of slots by least
+    lattice: :func:`block_edges`); the k-th block of units takes the k-th block of slots by least
     total distance (the rearmost units the rearmost slots), then blocks straddling those
     seams trade (:func:`mend_in_blocks`)."""
     if len(pos) <= DENSE_MOST:
         return slots[least_cost_columns(_distances(pos, slots))]
     units, places = _by_depth(pos, goal, facing), _by_depth(slots, goal, facing)
-    edges = _cuts((slots[places] - goal) @ _frame(facing)[0])
+    edges = block_edges((slots[places] - goal) @ _frame(facing)[0])
     dealt = np.empty_like(slots)
     for a, b in itertools.pairwise(edges):
         who, mine = units[a:b], slots[places[a:b]]
@@ -195,7 +195,7 @@ def mend_in_blocks(dealt, pos, goal, facing, cost, edges=None) -> np.ndarray:
     return dealt
 
 
-def _cuts(depth: np.ndarray) -> list[int]:
+def block_edges(depth: np.ndarray) -> list[int]:
     """Block edges over ``depth`` (m,), sorted: 0 first, m last, each block of
     ceil(``DENSE_MOST`` / 2) to ``DENSE_MOST`` rows but the last (which may be smaller), cut at
     the widest step between neighbours in each window (between two rows of the slots' lattice,

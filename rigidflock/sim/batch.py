@@ -25,7 +25,13 @@ import numpy as np
 
 from rigidflock.model import torus, vehicle
 from rigidflock.model.state import State
-from rigidflock.model.steering.batch import BatchSteerer, throttles_worlds
+from rigidflock.model.steering.batch import (
+    BatchSteerer,
+    GiveWayRows,
+    ThrottleRows,
+    UnpinRows,
+    throttles_worlds,
+)
 from rigidflock.model.steering.kernels import Box
 from rigidflock.model.steering.unpin import back_out
 from rigidflock.model.world import scatter_unit_rows
@@ -119,8 +125,15 @@ class SimulationBatch:
         self._w, self._h = float(world.size[0]), float(world.size[1])
         self._wrap = world.bounds == "wrap"
         self._back_out = back_out(self.dt)
-        self.steerer = BatchSteerer(u, first.rules, W, Box(self._w, self._h, self._wrap),
-                                    world.bounds == "walls")  # fmt: skip
+        box = Box(self._w, self._h, self._wrap)
+        self.steerer = BatchSteerer(u, first.rules, W, box, world.bounds == "walls")
+        # the unpin and give-way rules' rows (throttles_worlds), the same arrays every tick
+        self._rule_rows = (
+            UnpinRows(self.vel, self._touching, self._cruise, self._pressed, self._until),
+            GiveWayRows(self.pos, self.angle, self._length),
+            box,
+            ThrottleRows(self._ones, self._throttle, self._none, self._none, self._back),
+        )
         for w in range(W):
             self._adopt(w)
 
@@ -216,12 +229,8 @@ class SimulationBatch:
         u, n = self.units, self.n
         worlds = np.flatnonzero(active)
         sims = self.sims
-        throttles_worlds(
-            active, n, self.vel, self._touching, self._cruise, self._pressed, self._until,
-            self.ticks, self.dt, self._back_out, u.has_player, self.pos, self.angle,
-            self._length, self._w, self._h, self._wrap, self._ones, self._throttle, self._none,
-            self._none, self._back,
-        )  # fmt: skip
+        throttles_worlds(active, n, self.ticks, u.has_player, self.dt, self._back_out,
+                         *self._rule_rows)  # fmt: skip
         fs = self._fs
         np.copyto(fs, self.steerer.force)
         if self._player_rows is not None:

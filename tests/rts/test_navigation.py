@@ -136,7 +136,7 @@ def test_a_gap_narrower_than_a_cell_stays_routable_through_its_middle(cell):
     start = np.array([5.0, 20.0])
     assert np.isfinite(fld.dist[grid.cell_of(start[None, :])[0]])
     path = navigation.path_from(grid, fld, start)
-    clear = navigation._clear(path, (40.0, 40.0), walls, (), None, True)
+    clear = navigation.distance_to_solid(path, (40.0, 40.0), walls, (), None, True)
     assert (clear >= 1.25).all()
     # it crosses the wall line where a unit 2 wide fits: its half-width (1) clear of both wall
     # ends (straight steps between route points may cut the clearance a little)

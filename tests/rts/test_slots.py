@@ -270,7 +270,7 @@ def test_blocks_cut_between_lattice_rows(monkeypatch, most):
 
     monkeypatch.setattr(S, "DENSE_MOST", most)
     depth = np.repeat(np.arange(30.0), 7)
-    edges = S._cuts(depth)
+    edges = S.block_edges(depth)
     sizes = np.diff(edges)
     assert edges[0] == 0 and edges[-1] == len(depth) and (sizes > 0).all()
     assert (sizes[:-1] >= (most + 1) // 2).all() and (sizes <= most).all()

@@ -16,6 +16,8 @@ tick: meant for small worlds (the environments' 21 units), not for crowds.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
@@ -132,15 +134,51 @@ def unit_pass_worlds(active, n, bodies, sums, rules, weights, grids, box, out, s
         )  # fmt: skip
 
 
+class UnpinRows(NamedTuple):
+    """The unpin rule's inputs and memory, every world's rows end to end (W n,): velocities
+    (W n, 2), contacts with static geometry (int64), cruise speeds, seconds pressed, the tick
+    each backs out until (int64)."""
+
+    vel: np.ndarray
+    touching: np.ndarray
+    cruise: np.ndarray
+    pressed: np.ndarray
+    until: np.ndarray
+
+
+class GiveWayRows(NamedTuple):
+    """What the give-way rule reads of every world's units (W n,): positions (W n, 2),
+    headings (radians), lengths (world units)."""
+
+    pos: np.ndarray
+    angle: np.ndarray
+    length: np.ndarray
+
+
+class ThrottleRows(NamedTuple):
+    """The throttles in and out (W n,): ``ones``, the throttle before the rules (1: no
+    orders); ``out``, the tick's throttles; ``spared`` and ``backing`` (bool: all False
+    without orders); ``back``, bool work space."""
+
+    ones: np.ndarray
+    out: np.ndarray
+    spared: np.ndarray
+    backing: np.ndarray
+    back: np.ndarray
+
+
 @nb.njit(cache=True, nogil=True)
-def throttles_worlds(active, n, vel, touching, cruise, pressed, until, ticks, dt, back_out,
-                     player, pos, angle, length, box_w, box_h, wrap, ones, out, spared,
-                     backing, back):  # fmt: skip
+def throttles_worlds(active, n, ticks, player, dt, back_out, unpin, bodies, box, io):
     """The unpin rule (:func:`~.unpin.unpin_throttle`) then the give-way rule
-    (:func:`~.give_way.give_way`) for each world w with ``active[w]``, on its rows of every
-    per-unit array, at its own tick ``ticks[w]``: the tick's throttles into ``out`` (N,).
-    ``ones`` (N,): the throttle before them (1: no orders); ``spared``, ``backing`` (N,) bool:
-    all False without orders; ``back`` (N,) bool work space."""
+    (:func:`~.give_way.give_way`) for each world w with ``active[w]`` (W,) bool, on its rows
+    ``w n .. (w + 1) n - 1`` of ``unpin`` (:class:`UnpinRows`), ``bodies``
+    (:class:`GiveWayRows`) and ``io`` (:class:`ThrottleRows`), at its own tick ``ticks[w]``:
+    the tick's throttles into ``io.out``. ``player``: whether each world's last unit is its
+    player; ``dt`` the tick (s); ``back_out`` the ticks a pressed unit backs out; ``box``
+    (:class:`~.kernels.Box`) the world."""
+    vel, touching, cruise, pressed, until = unpin
+    pos, angle, length = bodies
+    ones, out, spared, backing, back = io
     for w in range(active.shape[0]):
         if not active[w]:
             continue
@@ -152,7 +190,7 @@ def throttles_worlds(active, n, vel, touching, cruise, pressed, until, ticks, dt
         for u in range(a, b):
             back[u] = until[u] > tick or backing[u]
         give_way(pos[a : a + n_ai], angle[a : a + n_ai], length[a : a + n_ai],
-                 back[a : a + n_ai], box_w, box_h, wrap, out[a : a + n_ai])  # fmt: skip
+                 back[a : a + n_ai], box.w, box.h, box.wrap, out[a : a + n_ai])  # fmt: skip
 
 
 class BatchSteerer:

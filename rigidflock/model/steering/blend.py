@@ -86,6 +86,12 @@ def touch_distance(units: Units) -> np.ndarray:
     return 0.5 * np.hypot(units.length, units.width) + avoidance.CONTACT_TOLERANCE
 
 
+def _read_only(a: np.ndarray) -> np.ndarray:
+    view = a.view()
+    view.flags.writeable = False
+    return view
+
+
 class Steerer:
     """The simulation's steering: compiled passes, reused neighbour lists, reused buffers.
 
@@ -165,12 +171,55 @@ class Steerer:
         self._last = None  # (AI positions, search radius) of the last call, for build_ahead
         self._pair_radius = 0.0  # the search radius of the last pair pass
         self._pair_seconds = 0.0  # its time, when it ran on the thread policy's count
+        # True: the unit pass skips the obstacle cells the clear map marks clear of every
+        # feeler (:mod:`.clearmap`); False: it searches every unit's cells (the same results,
+        # slower: for checking the map)
+        self.clear_map = True
+        self._unmapped = None  # (grid, that grid with every cell marked) for clear_map False
 
     @property
     def keep(self) -> int:
         """How many decisions' output arrays are taken in turn (a decision returned holds until
-        ``keep`` more calls; 0: new arrays at every call)."""
+        ``keep`` more calls; 0: new arrays at every call). Settable: the decisions after take
+        new sets."""
         return self._outputs.keep
+
+    @keep.setter
+    def keep(self, value: int) -> None:
+        self._outputs = OutputSets(int(value))
+
+    @property
+    def box(self) -> kernels.Box:
+        """The world the passes see: its size (w, h), world units, and whether it wraps."""
+        return self._box
+
+    @property
+    def rows(self) -> kernels.Rows:
+        """The candidate rows of the last :meth:`pairs`: the AI units renumbered in cell order
+        (``unit`` (N_ai,): the unit of each row), each row's candidate partners (``ptr``
+        (N_ai + 1,), ``nbr``, unit numbers, ascending within a row). Rewritten by the next
+        :meth:`pairs` that rebuilds the neighbour list."""
+        return self._rows
+
+    @property
+    def sums(self) -> kernels.PairSums:
+        """The pair pass's sums of the last :meth:`pairs`, per unit in the units' own
+        numbering (AI units' rows; ``flock`` (len(rows.nbr),) bool: which candidate of each
+        row flocked), read-only views of the buffers the next :meth:`pairs` rewrites."""
+        return kernels.PairSums(*(_read_only(a) for a in self._sums()))
+
+    def pair_rules(self, rules, flock_key=None) -> kernels.PairRules:
+        """The pair pass's per-unit inputs under ``rules`` in the units' own numbering (AI
+        units): flock keys (``flock_key`` (N,) or the families), view, separation and leader
+        radii, lengths (world units), the search radius and the view cone. The pass itself
+        reads them in row order (:attr:`rows`); a pass over rows in unit order with these
+        gives the same sums, bit for bit."""
+        (view_r, sep_r, lead_r), search, _ = self._geometry(rules)
+        family = self._family if flock_key is None else np.ascontiguousarray(flock_key, np.int64)
+        return kernels.PairRules(
+            family, view_r, sep_r, lead_r, self.units.length, search, VIEW_CODES[rules.view],
+            rules.back_view_angle_factor, rules.front_view_angle_factor,
+        )  # fmt: skip
 
     def _obstacle_grid_for(self, reach: float, feeler: float):
         """A static cell grid of obstacle centres with cells at least ``reach`` wide and its
@@ -294,6 +343,13 @@ class Steerer:
         self._geometry_cache = (rules, geometry)
         return geometry
 
+    def _every_cell(self, grid: unit_kernel.ObstacleGrid) -> unit_kernel.ObstacleGrid:
+        """``grid`` with every cell of its clear map marked (no unit skips its search)."""
+        if self._unmapped is None or self._unmapped[0] is not grid:
+            marked = np.ones_like(grid.clear.marked)
+            self._unmapped = (grid, grid._replace(clear=grid.clear._replace(marked=marked)))
+        return self._unmapped[1]
+
     def obstacle_grid(self, rules):
         """The obstacle grid the unit pass searches under ``rules``
         (:class:`~.unit_kernel.ObstacleGrid`, built on first use)."""
@@ -366,6 +422,8 @@ class Steerer:
         pos = np.ascontiguousarray(st.pos)
         vel = np.ascontiguousarray(st.vel)
         _, _, grid = self._geometry(rules)
+        if not self.clear_map:
+            grid = self._every_cell(grid)
         t1 = time.perf_counter()
         out = self._outputs.take(units.n, units.n_ai, self._nn)
         if units.n_ai:

@@ -134,6 +134,22 @@ class VerletPairs:
         self.i = self.j = _EMPTY[0]
         self.ptr, self.nbr = np.zeros(1, np.int64), np.zeros(0, np.int64)
 
+    @property
+    def reference(self) -> np.ndarray | None:
+        """(N, 2): the positions the current list was built from (None before the first
+        build), a read-only view."""
+        if self._ref is None:
+            return None
+        view = self._ref.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def building(self) -> background.Job | None:
+        """The build of the next list under way in the background thread
+        (:meth:`build_ahead`), until a call takes it; None when there is none."""
+        return None if self._next is None else self._next[0]
+
     def _stale(self, pos: np.ndarray, radius: float, box: np.ndarray | None) -> bool:
         from rigidflock.model.steering.cells import max_displacement2
 

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from rigidflock.model.steering.blend import Steerer, World
-from rigidflock.model.steering.decision import OutputSets
 from rigidflock.model.steering.reference import steer_reference
 from rigidflock.sim import Simulation
 from tests.conftest import reacting, trajectory
@@ -152,7 +151,7 @@ def test_output_sets_taken_in_turn_give_the_run_of_new_arrays(scene_from, bounds
     mask array is reused across neighbour rebuilds, grown when the candidates outgrow it)."""
     sc = reacting(scene_from(SCENE.format(bounds=bounds, view="wide")), reaction)
     kept, new = Simulation(sc), Simulation(sc)
-    new.steerer._outputs = OutputSets(0)  # keep=0 from here: new arrays at every call
+    new.steerer.keep = 0  # from here: new arrays at every call
     assert kept.steerer.keep == 2
     counts = set()
     masks = []  # the mask arrays behind the kept decisions' pairs, each once

@@ -105,7 +105,6 @@ def test_renumbered_rows_give_the_same_sums_bit_for_bit(scene_from, seed):
     the units' own numbering."""
     from rigidflock.model.steering import cells
     from rigidflock.model.steering.neighbours import pairs_cells
-    from rigidflock.model.steering.view import VIEW_CODES
 
     bounds = ("wrap", "walls", "open")[seed % 3]
     view = ("wide", "limited", "narrow")[seed % 3]
@@ -113,30 +112,29 @@ def test_renumbered_rows_give_the_same_sums_bit_for_bit(scene_from, seed):
     for _ in range(40):
         sim.step()
     steerer, st, rules = sim.steerer, sim.state, sim.rules
-    steerer(st, rules)
-    order = steerer._rows.unit
-    assert not np.array_equal(order, np.arange(len(order)))  # renumbered indeed
-    renumbered = {k: v.copy() for k, v in steerer._sums()._asdict().items() if k != "flock"}
+    steering = steerer(st, rules)
+    r = steerer.rows
+    assert not np.array_equal(r.unit, np.arange(len(r.unit)))  # renumbered indeed
+    renumbered = {k: v.copy() for k, v in steerer.sums._asdict().items() if k != "flock"}
     n_ai = sim.units.n_ai
-    radii_, search, _ = steerer._geometry(rules)
+    pair_rules = steerer.pair_rules(rules)
     verlet = steerer.verlet  # the rows of the last build in the units' own numbering
-    ptr, nbr = cells.to_rows(*pairs_cells(verlet._ref, search + verlet.skin, sim.box), n_ai)
-    sums = kernels.PairSums(*(np.zeros_like(a) for a in steerer._sums()))
+    ptr, nbr = cells.to_rows(
+        *pairs_cells(verlet.reference, pair_rules.search_r + verlet.skin, sim.box), n_ai
+    )
+    sums = kernels.PairSums(*(np.zeros_like(a) for a in steerer.sums))
     sums.gap[:] = np.inf  # the player's row (no pair pass) stays inf
     kernels.pair_pass(
         kernels.Rows(ptr, nbr, np.arange(n_ai)),
         kernels.Bodies(st.pos[:n_ai].copy(), st.vel[:n_ai].copy(), st.angle),
-        kernels.PairRules(steerer._family, *radii_, sim.units.length, search,
-                          VIEW_CODES[rules.view], rules.back_view_angle_factor,
-                          rules.front_view_angle_factor),
-        steerer._box, sums, np.full((sim.units.n, 3), np.nan),
+        pair_rules, steerer.box, sums, np.full((sim.units.n, 3), np.nan),
     )  # fmt: skip
     for name, got in renumbered.items():
         assert getattr(sums, name).tobytes() == got.tobytes(), name
-    # the same flocking pairs, numbered as the units are
-    r = steerer._rows
-    owner, partner = cells.row_pairs(r.ptr, r.nbr, r.unit)
-    mine = set(zip(owner[steerer._flock], partner[steerer._flock], strict=True))
+    # the same flocking pairs, numbered as the units are (the decision's own copy of them)
+    s_ptr, s_nbr, s_unit, s_flock = steering.pair_source
+    owner, partner = cells.row_pairs(s_ptr, s_nbr, s_unit)
+    mine = set(zip(owner[s_flock], partner[s_flock], strict=True))
     plain = np.repeat(np.arange(n_ai), np.diff(ptr))
     assert mine == set(zip(plain[sums.flock], nbr[sums.flock], strict=True))
 

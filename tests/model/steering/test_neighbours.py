@@ -201,9 +201,11 @@ def test_a_forked_child_builds_its_own_lists():
     v = VerletPairs(3.0)
     v.ahead_from = 0.0
     v.ordered_rows(pos, 12.0, None)
-    v._moved2 = np.inf  # as if half way to stale: build ahead now
-    v.build_ahead(pos, 12.0, None)
-    job = v._next[0]
+    moved = pos + 0.9  # 1.27 moved, 0.85 of half the skin: build ahead
+    v.ordered_rows(moved, 12.0, None)
+    v.build_ahead(moved, 12.0, None)
+    job = v.building
+    assert job is not None
     job.done.clear()  # a build still under way when the process forks
     ctx = multiprocessing.get_context("fork")
     child = ctx.Process(target=_child_builds, args=(v, pos))
@@ -225,7 +227,7 @@ def _child_builds(v, pos):
     v.ordered_rows(moved, 12.0, None)
     v.build_ahead(moved, 12.0, None)
     v.ordered_rows(moved, 12.0, None)
-    assert v.built_ahead >= 1 and v._next is None
+    assert v.built_ahead >= 1 and v.building is None
 
 
 def test_quick_lists_are_built_in_the_tick():
