@@ -34,7 +34,6 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 from pettingzoo.utils import parallel_to_aec, wrappers
 
-from rigidflock.envs.drawing import require_display
 from rigidflock.envs.episode_outputs import EpisodeOutputs
 from rigidflock.envs.observation import OWN, PER_PURSUER, UnitObserver
 from rigidflock.model.state import ROLE_INTERCEPT
@@ -150,8 +149,6 @@ class PursuitEnv(EpisodeOutputs, ParallelEnv):
             raise ValueError("max_ticks and frame_skip must be >= 1")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        if render_mode == "human":
-            require_display()
         if scene is None:
             scene = pursuit_scene(evaders, pursuers, flockers)
         elif not isinstance(scene, Scene):
@@ -323,7 +320,8 @@ class PursuitEnv(EpisodeOutputs, ParallelEnv):
 
     def render(self):
         """``"rgb_array"``: the current state drawn offscreen, (H, W, 3) uint8; ``"human"``:
-        the viewer window (opened on first use), returns None; no render mode: None."""
+        the viewer window (opened on first use; with no display, warns once and skips the
+        frames), returns None; no render mode: None."""
         return self._draw()
 
     def close(self) -> None:

@@ -11,7 +11,6 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, ren
 
 from rigidflock.cli import main
 from rigidflock.envs import pursuit_v0
-from rigidflock.envs.drawing import has_display
 from rigidflock.envs.policies import ScriptedPursuer
 from rigidflock.envs.pursuit_v0 import OPPONENTS, pursuit_scene
 from rigidflock.replay import ReplayReader, verify
@@ -33,19 +32,35 @@ def test_parallel_seed():
     parallel_seed_test(lambda: pursuit_v0.parallel_env(**SMALL), num_cycles=120)
 
 
-def test_render_headless():
-    # rgb_array draws offscreen (EGL without a display); "human" needs a display, so without
-    # one the human leg runs with no render mode (render() returns None either way)
+def test_render_headless(monkeypatch):
+    # rgb_array draws offscreen (EGL without a display); "human" with no display skips its
+    # frames with a warning, as Evade-v0's does, so both modes are made and run here
+    monkeypatch.setenv("RIGIDFLOCK_HEADLESS", "1")
+
     def make(render_mode=None):
-        if render_mode == "human" and not has_display():
-            render_mode = None
         return pursuit_v0.env(**SMALL, render_mode=render_mode, render_size=(96, 72))
 
-    render_test(make)
+    with pytest.warns(UserWarning, match="rgb_array"):
+        render_test(make)
     e = pursuit_v0.parallel_env(**SMALL, render_mode="rgb_array", render_size=(160, 120))
     e.reset(seed=1)
     image = e.render()
     assert image.shape == (120, 160, 3) and len(np.unique(image.reshape(-1, 3), axis=0)) > 3
+
+
+def test_human_mode_without_a_display_warns_once_and_skips_frames(monkeypatch):
+    """No display: the environment is made and runs as Evade-v0's does; the first human frame
+    (drawn at reset) warns once, pointing at rgb_array, and render() returns None."""
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("RIGIDFLOCK_HEADLESS", "1")
+    env = pursuit_v0.parallel_env(**SMALL, render_mode="human")
+    with pytest.warns(UserWarning, match="rgb_array") as caught:
+        env.reset(seed=1)
+        env.step({a: np.zeros(2, np.float32) for a in env.agents})
+        assert env.render() is None
+    assert len(caught) == 1
+    env.close()
 
 
 def _episode(env, seed, actions_seed):
