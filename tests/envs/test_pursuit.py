@@ -164,3 +164,31 @@ def test_scene_of_ones_own_and_bad_arguments(tmp_path):
         pursuit_v0.parallel_env(render_mode="ascii")
     with pytest.raises(ValueError, match="evaders"):
         pursuit_scene(evaders=0)
+
+
+@pytest.mark.parametrize(
+    "size, flockers",
+    [((300.0, 200.0), 0), ((400.0, 300.0), 0), ((500.0, 375.0), 0), ((500.0, 375.0), 4),
+     ((800.0, 600.0), 6)],
+)  # fmt: skip
+def test_default_obstacle_field_fits_every_arena(size, flockers):
+    """The default scene's field is cut to what the arena has room for: every reset works, on
+    seeds other than the ones the count was tried on; AIDemo4's 800 x 600 keeps its 8."""
+    scene = pursuit_scene(pursuers=4, flockers=flockers, size=size)
+    count = scene.obstacle_field.count if scene.obstacle_field is not None else 0
+    assert 0 <= count <= 8
+    if size == (800.0, 600.0):
+        assert count == 8
+    if size == (400.0, 300.0):
+        assert count == 0  # a 400 x 300 arena has no reliable room for one of radius 32
+    env = pursuit_v0.parallel_env(scene=scene, max_ticks=8)
+    for seed in range(1000, 1040):
+        obs, _ = env.reset(seed=seed)
+        assert len(obs) == 5
+    env.close()
+
+
+def test_obstacle_count_that_cannot_fit_is_refused_naming_it():
+    with pytest.raises(ValueError, match=r"obstacles = 3 .* 400 x 300 .*at most 0"):
+        pursuit_scene(size=(400.0, 300.0), obstacles=3)
+    assert pursuit_scene(size=(800.0, 600.0), obstacles=12).obstacle_field.count == 12
