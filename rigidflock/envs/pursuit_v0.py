@@ -190,6 +190,37 @@ class PursuitEnv(EpisodeOutputs, ParallelEnv):
         u = self.sim.units
         if not u.has_player:
             raise ValueError(f"{scene.source}: the scene has no player (evader_0)")
+        self._assign_agents(u, bool(rule_pursuers))
+        self.observer = UnitObserver(self.sim, ks=(k_team, k_opponents, k_flockers), rays=rays)
+        self.max_ticks, self.frame_skip = int(max_ticks), int(frame_skip)
+        self.survive_reward, self.capture_reward = float(survive_reward), float(capture_reward)
+        self.dt = float(scene.world.dt)
+        self.pursuer_rules, self.evader_rules = bool(pursuer_rules), bool(evader_rules)
+        self.render_mode, self.render_size = render_mode, tuple(render_size)
+        self.metadata = {**self.metadata, "render_fps": round(1.0 / (self.dt * self.frame_skip))}
+        n = self.observer.size
+        self._obs_space = spaces.Box(-1.0, 1.0, shape=(n,), dtype=np.float32)
+        self._act_space = spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
+        # the agents under per-unit control (every agent but the player), in command order
+        self._controlled = [a for a in self.possible_agents if self.unit_of[a] != u.n - 1]
+        self._control_rows = np.array([self.unit_of[a] for a in self._controlled], np.int64)
+        self._control_rules = np.array(
+            [self.pursuer_rules if a.startswith(PURSUER) else self.evader_rules
+             for a in self._controlled], dtype=bool,
+        )  # fmt: skip
+        self.record_to = None if record_to is None else str(record_to)
+        self.recorder = None
+        self.replay_path: Path | None = None
+        self.episode = -1
+        self._viewer = None
+        self._rng = np.random.default_rng()
+        self.agents: list[str] = []
+
+    def _assign_agents(self, u, rule_pursuers: bool) -> None:
+        """The sides by family (the player an evader), the agents' names and units, and each
+        side's slot groups (its own side the team, the other side the opponents)."""
         names = np.asarray((*u.family_names, ""), dtype=object)[
             np.where(u.family >= 0, u.family, len(u.family_names))
         ]
@@ -222,32 +253,6 @@ class PursuitEnv(EpisodeOutputs, ParallelEnv):
             g[side == s] = TEAM
             g[side == 1 - s] = OPPONENTS
             self._groups[s] = g
-        self.observer = UnitObserver(self.sim, ks=(k_team, k_opponents, k_flockers), rays=rays)
-        self.max_ticks, self.frame_skip = int(max_ticks), int(frame_skip)
-        self.survive_reward, self.capture_reward = float(survive_reward), float(capture_reward)
-        self.dt = float(scene.world.dt)
-        self.pursuer_rules, self.evader_rules = bool(pursuer_rules), bool(evader_rules)
-        self.render_mode, self.render_size = render_mode, tuple(render_size)
-        self.metadata = {**self.metadata, "render_fps": round(1.0 / (self.dt * self.frame_skip))}
-        n = self.observer.size
-        self._obs_space = spaces.Box(-1.0, 1.0, shape=(n,), dtype=np.float32)
-        self._act_space = spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
-        # the agents under per-unit control (every agent but the player), in command order
-        self._controlled = [a for a in self.possible_agents if self.unit_of[a] != u.n - 1]
-        self._control_rows = np.array([self.unit_of[a] for a in self._controlled], np.int64)
-        self._control_rules = np.array(
-            [self.pursuer_rules if a.startswith(PURSUER) else self.evader_rules
-             for a in self._controlled], dtype=bool,
-        )  # fmt: skip
-        self.record_to = None if record_to is None else str(record_to)
-        self.recorder = None
-        self.replay_path: Path | None = None
-        self.episode = -1
-        self._viewer = None
-        self._rng = np.random.default_rng()
-        self.agents: list[str] = []
 
     # PettingZoo asks for the spaces by agent; the same objects every call
     @functools.cache  # noqa: B019 (one env, a handful of agents)
