@@ -39,6 +39,8 @@ from rigidflock.envs.observation_kernel import (
     OMEGA,
     RAY_RANGE,
     SPEED,
+    Motion,
+    Senses,
 )
 from rigidflock.scene import Scene
 from rigidflock.sim.batch import SimulationBatch
@@ -172,9 +174,9 @@ class EvadeVectorEnv(gym.vector.VectorEnv):
             self._geometry = (*stack(self._circles, 3), *stack(self._segments, 5))
         b = self.batch
         circles, c_off, segments, s_off = self._geometry
-        observe_worlds(self._obs, b.n, b.pos, b.vel, b.angle, b.omega, b.leader, self._ai,
-                       self._box, circles, c_off, segments, s_off, self._rays,
-                       self._scales)  # fmt: skip
+        observe_worlds(self._obs, b.n, Motion(b.pos, b.vel, b.angle, b.omega), b.leader,
+                       self._ai, self._box, circles, c_off, segments, s_off,
+                       Senses(self._rays, self._scales))  # fmt: skip
         return self._obs
 
     def _potentials(self, obs: np.ndarray, worlds) -> None:
