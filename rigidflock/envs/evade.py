@@ -38,6 +38,10 @@ CONTACTS = ("player_contacts", "unit_contacts", "obstacle_contacts", "wall_conta
 # 4 ticks a step: gamma 0.99 looks 100 steps = 6.7 s ahead, the time a chaser takes to close
 # from across the view (docs/guides/gym.md measures it); at 1 tick a step it was 1.7 s
 FRAME_SKIP = 4
+# the keywords of EvadeEnv that define the task (not its outputs): what the native vector
+# environment passes on to it
+TASK_OPTIONS = ("max_ticks", "frame_skip", "overrides", "k", "rays", "survive_reward",
+                "capture_penalty", "shaping")  # fmt: skip
 
 
 def _scene(scene: Scene | str | os.PathLike | None, overrides) -> Scene:
