@@ -4,7 +4,8 @@ wall-time budget, then every pairing of learned, scripted and random sides on he
 before and after training.
 
 Needs stable-baselines3 and torch, which are not rigidflock dependencies: ``pip install
-torch stable-baselines3`` (a CPU build of torch is enough). One process, one numba thread, one
+torch stable-baselines3`` (a CPU build of torch is enough: ``pip install torch --index-url
+https://download.pytorch.org/whl/cpu`` first). One process, one numba thread, one
 torch thread.
 
 The game: :data:`ARENA` of ``tools/pursuit_baselines.py`` (400 x 300, wrap-around, no obstacle,
@@ -349,30 +350,35 @@ def main(argv=None) -> int:
 
 def plot(result: dict, path: str) -> None:
     """Left: the training games' capture rate per rollout, each learner's phases; right: the
-    held-out captures of every pairing, before and after training."""
+    held-out mean episode length of every pairing, before and after training, its captures
+    written at the bar's end."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(9.6, 3.6), dpi=100)
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(9.6, 3.8), dpi=100)
     for side, color in (("pursuer", "C3"), ("evader", "C0")):
         c = [r for r in result["curve"] if r[1] == side]
-        ax.plot([r[0] / 60 for r in c], [r[3] for r in c], ".", color=color,
-                label=f"{side}s learning")  # fmt: skip
+        ax.scatter([r[0] / 60 for r in c], [r[3] for r in c], s=[4 + 2 * r[5] for r in c],
+                   color=color, label=f"{side}s learning")  # fmt: skip
     ax.set_xlabel("wall time, minutes")
-    ax.set_ylabel("capture rate, training games")
+    ax.set_ylabel("capture rate, training games per rollout")
     ax.set_ylim(-0.05, 1.05)
     ax.legend(fontsize=7)
     ev = result["evaluation"]
     names = list(ev)
     n = ev[names[0]]["episodes"]
     colors = ["C2" if "after" in k else "C7" if "before" in k else "C1" for k in names]
-    bx.barh(range(len(names)), [ev[k]["captures"] / n for k in names], color=colors)
+    lengths = [ev[k]["mean_length_s"] for k in names]
+    bx.barh(range(len(names)), lengths, color=colors)
+    for i, k in enumerate(names):
+        bx.text(lengths[i] + 0.5, i, f"{ev[k]['captures']}/{n} caught", va="center", fontsize=7)
     bx.set_yticks(range(len(names)), [k.replace("_", " ") for k in names], fontsize=7)
+    bx.set_title("pursuers vs evader", fontsize=8)
     bx.invert_yaxis()
-    bx.set_xlim(0, 1)
-    bx.set_xlabel(f"capture rate, {n} held-out seeds (pursuers vs evader)")
+    bx.set_xlim(0, result["max_ticks"] / 60 * 1.3)
+    bx.set_xlabel(f"mean episode length, s, {n} held-out seeds")
     fig.suptitle("Independent PPO on pursuit_v0, one process", fontsize=10)
     fig.tight_layout()
     fig.savefig(path)
