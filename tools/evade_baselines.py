@@ -3,7 +3,8 @@ evader over many seeds (the baselines of the docs' Gymnasium guide).
 
 Each policy plays one episode per seed 0..N-1 (``env.reset(seed=s)``; the random policy's own
 generator is seeded s too); the figure is the episode length in simulation ticks (1/60 s each):
-mean, standard deviation, min, median, max, and how many episodes reached ``--max-ticks``.
+mean, standard deviation, min, median, max, and how many episodes reached ``--max-ticks``
+(:func:`rigidflock.envs.policies.evade_episode_lengths` plays the episodes).
 
 Usage: python tools/evade_baselines.py [--seeds 50] [--max-ticks 18000] [--frame-skip 4]
 """
@@ -20,26 +21,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rigidflock.envs.evade import EvadeEnv
-from rigidflock.envs.policies import RandomPolicy, ScriptedEvader
-
-
-def episode_lengths(policy: str, seeds, **env_kw) -> np.ndarray:
-    """Ticks survived by ``policy`` ("random" or "scripted") in one episode per seed: (S,)."""
-    env = EvadeEnv(**env_kw)
-    out = []
-    for seed in seeds:
-        if policy == "random":
-            act = RandomPolicy(seed)
-        else:
-            act = ScriptedEvader(env.observer.k, env.observer.rays)
-        obs, _ = env.reset(seed=int(seed))
-        while True:
-            obs, _, terminated, truncated, info = env.step(act(obs))
-            if terminated or truncated:
-                break
-        out.append(info["tick"])
-    env.close()
-    return np.asarray(out)
+from rigidflock.envs.policies import evade_episode_lengths
 
 
 def summary(name: str, ticks: np.ndarray, max_ticks: int, dt: float) -> str:
@@ -65,7 +47,7 @@ def main(argv=None) -> int:
     print("|---|---|---|---|---|---|")
     for policy in ("random", "scripted"):
         t0 = time.perf_counter()
-        ticks = episode_lengths(policy, range(a.seeds), **kw)
+        ticks = evade_episode_lengths(policy, range(a.seeds), **kw)
         print(summary(policy, ticks, a.max_ticks, dt), f"<!-- {time.perf_counter() - t0:.0f} s -->")
     return 0
 

@@ -1,5 +1,7 @@
 """validation/pursuit.md: the PettingZoo environment's baselines, from
-``docs/results/pursuit.json`` (written by ``tools/pursuit_baselines.py --json``)."""
+``docs/results/pursuit.json`` (written by ``tools/pursuit_baselines.py --json``); and
+guides/pettingzoo_learning.inc: the independent-PPO self-play run, from
+``docs/results/pursuit_ppo.json`` (written by ``tools/pursuit_ppo.py``)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULT = ROOT / "docs" / "results" / "pursuit.json"
+PPO_RESULT = ROOT / "docs" / "results" / "pursuit_ppo.json"
 
 
 def _mean(x) -> str:
@@ -88,5 +91,68 @@ def page() -> str:
     )
 
 
+def _pairing(ev: dict, key: str) -> tuple[str, str]:
+    e = ev[key]
+    return f"{e['captures']}/{e['episodes']}", f"{e['mean_length_s']:.1f}"
+
+
+def learning() -> str:
+    """The self-play run: training budget and steps, then every pairing on the held-out seeds,
+    the learned sides before and after training."""
+    if not PPO_RESULT.exists():
+        return (
+            "No figures yet: run `python tools/pursuit_ppo.py`, then `python docs/generate.py`.\n"
+        )
+    d = json.loads(PPO_RESULT.read_text())
+    ev = d["evaluation"]
+    lo, hi = d["eval_seeds"]
+    steps = d["env_steps"]
+    rows = []
+    for label, before, after in (
+        ("(a) learned pursuers, scripted evader", "ppo_before vs scripted",
+         "ppo_after vs scripted"),
+        ("(b) scripted pursuers, learned evader", "scripted vs ppo_before",
+         "scripted vs ppo_after"),
+        ("(c) learned pursuers, learned evader", "ppo_before vs ppo_before",
+         "ppo_after vs ppo_after"),
+    ):  # fmt: skip
+        (cb, lb), (ca, la) = _pairing(ev, before), _pairing(ev, after)
+        rows.append(f"| {label} | {cb} | {ca} | {lb} | {la} |")
+    for label, key in (
+        ("(d) scripted pursuers, scripted evader", "scripted vs scripted"),
+        ("(d) random pursuers, scripted evader", "random vs scripted"),
+        ("(d) scripted pursuers, random evader", "scripted vs random"),
+    ):
+        c, length = _pairing(ev, key)
+        rows.append(f"| {label} | {c} | (same) | {length} | (same) |")
+    caught = sum(round(c[3] * c[5]) for c in d["curve"])
+    ended = sum(c[5] for c in d["curve"])
+    return "\n".join(
+        [
+            f"Measured with `{d['command'].strip()}` at commit `{d['commit']}`, {d['date']}, on "
+            f"a machine shared with other work (load average {d['load_after'][0]:.1f} at the "
+            f"end; {d['wall_seconds'] / 60:.0f} minutes in all). Training: "
+            f"{d['trained_seconds'] / 60:.1f} minutes in {d['phases']} alternating phases, "
+            f"{d['games']} games per learner, {steps['pursuer']:,} pursuer rows' steps "
+            f"({steps['pursuer'] // 4:,} game steps) and {steps['evader']:,} evader steps; "
+            f"{caught} of the {ended} training episodes that ended in a rollout were captures.",
+            "",
+            f"Held-out seeds {lo}-{hi}, one episode each, at most {d['max_ticks']:,} ticks "
+            f"({d['max_ticks'] / 60:.0f} s); a learned side before training is its initial "
+            "network, acting deterministically (as after):",
+            "",
+            "| pairing | captures before | captures after | mean length before, s | "
+            "mean length after, s |",
+            "|---|---|---|---|---|",
+            *rows,
+            "",
+            "![Independent PPO on pursuit_v0](../images/pursuit_ppo.png)",
+            "",
+        ]
+    )
+
+
 def pages() -> dict[str, str]:
-    return {"validation/pursuit.md": page()} if RESULT.exists() else {}
+    out = {"validation/pursuit.md": page()} if RESULT.exists() else {}
+    out["guides/pettingzoo_learning.inc"] = learning()
+    return out

@@ -5,16 +5,20 @@ the Gymnasium and PettingZoo environments, which hold ``sim``, ``record_to``, ``
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 
 class EpisodeOutputs:
     """The replay of the episode under way (``recorder``; ``replay_path``: the last one's) and
-    the viewer window of ``"human"`` frames (opened on first use)."""
+    the viewer window of ``"human"`` frames (opened on first use; with no display, the frames
+    are skipped with one warning, so that an environment made for "human" still runs headless,
+    as Gymnasium's and PettingZoo's checkers make every declared mode)."""
 
     recorder = None
     replay_path: Path | None = None
     _viewer = None
+    _warned_headless = False
 
     def _start_recording(self) -> None:
         if self.record_to is None:
@@ -32,7 +36,21 @@ class EpisodeOutputs:
 
     def _draw(self):
         """The frame of ``render_mode``: (H, W, 3) uint8 for "rgb_array"; for "human" drawn in
-        the window (the caller knows there is a display), None; no render mode: None."""
+        the window, or skipped with one warning when there is no display, None; no render
+        mode: None."""
+        if self.render_mode == "human" and self._viewer is None:
+            from rigidflock.envs.drawing import has_display
+
+            if not has_display():
+                if not self._warned_headless:
+                    warnings.warn(
+                        "render_mode='human' has no display to draw on (no DISPLAY or "
+                        "WAYLAND_DISPLAY, or RIGIDFLOCK_HEADLESS is set): frames are skipped; "
+                        "use render_mode='rgb_array' to draw offscreen",
+                        stacklevel=3,
+                    )
+                    self._warned_headless = True
+                return None
         if self.render_mode == "rgb_array":
             from rigidflock.envs.drawing import rgb_array
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import os
-import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -25,7 +24,6 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
-from rigidflock.envs.drawing import has_display
 from rigidflock.envs.episode_outputs import EpisodeOutputs
 from rigidflock.envs.observation import OWN, PER_PURSUER, Observer, observation_size
 from rigidflock.envs.scenes import bundled_scene
@@ -40,6 +38,10 @@ CONTACTS = ("player_contacts", "unit_contacts", "obstacle_contacts", "wall_conta
 # 4 ticks a step: gamma 0.99 looks 100 steps = 6.7 s ahead, the time a chaser takes to close
 # from across the view (docs/guides/gym.md measures it); at 1 tick a step it was 1.7 s
 FRAME_SKIP = 4
+# the keywords of EvadeEnv that define the task (not its outputs): what the native vector
+# environment passes on to it
+TASK_OPTIONS = ("max_ticks", "frame_skip", "overrides", "k", "rays", "survive_reward",
+                "capture_penalty", "shaping")  # fmt: skip
 
 
 def _scene(scene: Scene | str | os.PathLike | None, overrides) -> Scene:
@@ -157,7 +159,6 @@ class EvadeEnv(EpisodeOutputs, gym.Env):
         self.replay_path: Path | None = None  # the last episode's replay, when recording
         self.episode = -1
         self._viewer = None
-        self._warned_headless = False
         self._done = True
         self._potential = 1.0  # the shaped reward's: nearest distance at the last observation
 
@@ -259,16 +260,6 @@ class EvadeEnv(EpisodeOutputs, gym.Env):
         """``"rgb_array"``: the current state drawn offscreen, (H, W, 3) uint8, the world
         filling the frame; ``"human"``: draws it in the viewer window (opened on first use; with
         no display, warns once and skips the frames) and returns None."""
-        if self.render_mode == "human" and self._viewer is None and not has_display():
-            if not self._warned_headless:
-                warnings.warn(
-                    "render_mode='human' has no display to draw on (no DISPLAY or "
-                    "WAYLAND_DISPLAY, or RIGIDFLOCK_HEADLESS is set): frames are skipped; "
-                    "use render_mode='rgb_array' to draw offscreen",
-                    stacklevel=2,
-                )
-                self._warned_headless = True
-            return None
         return self._draw()
 
     def close(self) -> None:

@@ -20,7 +20,6 @@ that mode.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -29,7 +28,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from rigidflock.envs.evade import CONTACTS, FRAME_SKIP, EvadeEnv, nearest_distance
+from rigidflock.envs.evade import CONTACTS, TASK_OPTIONS, EvadeEnv, nearest_distance
 from rigidflock.envs.observation import OMEGA_SCALE, Observer
 from rigidflock.envs.observation_batch import observe_worlds
 from rigidflock.envs.observation_kernel import (
@@ -39,6 +38,8 @@ from rigidflock.envs.observation_kernel import (
     OMEGA,
     RAY_RANGE,
     SPEED,
+    Motion,
+    Senses,
 )
 from rigidflock.scene import Scene
 from rigidflock.sim.batch import SimulationBatch
@@ -51,10 +52,11 @@ SEED_DRAW = 2**31 - 1  # an unseeded reset draws the simulation seed below this 
 class EvadeVectorEnv(gym.vector.VectorEnv):
     """``num_envs`` worlds of Evade-v0 in one process (see the module's notes).
 
-    Options: as :class:`~rigidflock.envs.evade.EvadeEnv` (``scene``, ``max_ticks``,
-    ``frame_skip``, ``overrides``, ``k``, ``rays``, ``survive_reward``, ``capture_penalty``,
-    ``shaping``), plus ``max_episode_steps`` (truncation after this many steps of an episode, as
-    the TimeLimit wrapper of ``gym.make``; ``gym.make_vec`` passes the spec's, 900) and
+    Options: ``scene`` and the task's keywords, as :class:`~rigidflock.envs.evade.EvadeEnv`
+    takes them (``evade.TASK_OPTIONS``: ``max_ticks``, ``frame_skip``, ``overrides``, ``k``,
+    ``rays``, ``survive_reward``, ``capture_penalty``, ``shaping``; the same defaults), plus
+    ``max_episode_steps`` (truncation after this many steps of an episode, as the TimeLimit
+    wrapper of ``gym.make``; ``gym.make_vec`` passes the spec's, 900) and
     ``autoreset_mode`` (NEXT_STEP, Gymnasium's default, or SAME_STEP). Scenes with move orders,
     timed events or ``world.reaction_ticks = 1`` are refused (ValueError): see
     :mod:`rigidflock.sim.batch`. No rendering (``render_mode`` None only).
@@ -73,16 +75,9 @@ class EvadeVectorEnv(gym.vector.VectorEnv):
         scene: Scene | str | os.PathLike | None = None,
         *,
         max_episode_steps: int | None = None,
-        max_ticks: int | None = None,
-        frame_skip: int = FRAME_SKIP,
-        overrides: Mapping[str, Any] | None = None,
-        k: int = 5,
-        rays: int = 8,
-        survive_reward: float = 1.0,
-        capture_penalty: float = 10.0,
-        shaping: float = 0.0,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         render_mode: str | None = None,
+        **task: Any,
     ):
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
@@ -94,11 +89,10 @@ class EvadeVectorEnv(gym.vector.VectorEnv):
         if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
             raise ValueError(f"autoreset_mode must be NEXT_STEP or SAME_STEP, got {mode}")
         # one environment checks the options and holds the spaces (it never builds a simulation)
-        self.single = EvadeEnv(
-            scene, max_ticks=max_ticks, frame_skip=frame_skip, overrides=overrides, k=k,
-            rays=rays, survive_reward=survive_reward, capture_penalty=capture_penalty,
-            shaping=shaping,
-        )  # fmt: skip
+        unknown = sorted(set(task) - set(TASK_OPTIONS))
+        if unknown:
+            raise TypeError(f"EvadeVectorEnv got unexpected keyword arguments {unknown}")
+        self.single = EvadeEnv(scene, **task)
         one = self.single
         self.scene = one.scene
         self.num_envs = int(num_envs)
@@ -172,9 +166,9 @@ class EvadeVectorEnv(gym.vector.VectorEnv):
             self._geometry = (*stack(self._circles, 3), *stack(self._segments, 5))
         b = self.batch
         circles, c_off, segments, s_off = self._geometry
-        observe_worlds(self._obs, b.n, b.pos, b.vel, b.angle, b.omega, b.leader, self._ai,
-                       self._box, circles, c_off, segments, s_off, self._rays,
-                       self._scales)  # fmt: skip
+        observe_worlds(self._obs, b.n, Motion(b.pos, b.vel, b.angle, b.omega), b.leader,
+                       self._ai, self._box, circles, c_off, segments, s_off,
+                       Senses(self._rays, self._scales))  # fmt: skip
         return self._obs
 
     def _potentials(self, obs: np.ndarray, worlds) -> None:

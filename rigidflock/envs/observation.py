@@ -162,6 +162,7 @@ class Observer:
         scales[kernel.INV_SENSE], scales[kernel.INV_SPEED] = self._inv_sense, self._inv_speed
         scales[kernel.RAY_RANGE] = self.ray_range
         self._scales = scales
+        self._senses = kernel.Senses(self._ray_local, scales)
 
     def _segments(self, sim) -> np.ndarray:
         """The walls, rebuilt only when the number of buildings changed (buildings are only
@@ -177,8 +178,9 @@ class Observer:
         array), by the compiled kernel."""
         st, out = sim.state, self._out
         kernel.observe(
-            out, st.pos, st.vel, st.angle, st.omega, st.leader, self._ai, self._player,
-            self._box, self.circles, self._segments(sim), self._ray_local, self._scales,
+            out, kernel.Motion(st.pos, st.vel, st.angle, st.omega), st.leader, self._ai,
+            self._player, kernel.Walls(self._box, self.circles, self._segments(sim)),
+            self._senses,
         )  # fmt: skip
         return out.copy()
 
@@ -260,8 +262,8 @@ class UnitObserver(Observer):
         st, out = sim.state, self._out
         flag = st.leader if flag is None else flag
         kernel.observe_unit(
-            out, st.pos, st.vel, st.angle, st.omega, flag, int(me), group, self._ks, self._box,
-            self.circles, self._segments(sim), self._ray_local, self._scales,
+            out, kernel.Motion(st.pos, st.vel, st.angle, st.omega), flag, int(me), group,
+            self._ks, kernel.Walls(self._box, self.circles, self._segments(sim)), self._senses,
         )  # fmt: skip
         return out.copy()
 

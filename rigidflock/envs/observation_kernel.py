@@ -7,12 +7,14 @@ vector in one call, without numpy temporaries or a Python loop over units, follo
 reference's arithmetic step by step (same operation order, the same float32 roundings where the
 reference stores into its float32 vector first and scales after), so the two agree to float32
 precision (tests compare them on several scenes and seeds). Compiled on first use and cached on
-disk (``cache=True``).
+disk (``cache=True``). Arguments come in named bundles (``typing.NamedTuple``s of arrays, which
+numba takes apart by attribute): :class:`Motion`, :class:`Walls` and :class:`Senses`.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -25,6 +27,33 @@ PER_PURSUER = 6  # entries per pursuer slot (as observation.PER_PURSUER)
 # ``scales`` rows: the normalisations, read once per episode by the Observer.
 SPEED, INV_SENSE, INV_SPEED, RAY_RANGE, OMEGA = range(5)
 N_SCALES = 5
+
+
+class Motion(NamedTuple):
+    """Every unit's motion: pos (N, 2), vel (N, 2), angle (N,), omega (N,)."""
+
+    pos: np.ndarray
+    vel: np.ndarray
+    angle: np.ndarray
+    omega: np.ndarray
+
+
+class Walls(NamedTuple):
+    """What the feelers feel: ``box`` (2,), the world size in a wrap-around world, (0, 0)
+    otherwise; ``circles`` (M, 3) x, y, r; ``segments`` (S, 5) x0, y0, x1, y1, half-thickness."""
+
+    box: np.ndarray
+    circles: np.ndarray
+    segments: np.ndarray
+
+
+class Senses(NamedTuple):
+    """The observer's constants: ``rays`` (R, 2), the feelers' unit directions in the body
+    frame; ``scales`` (N_SCALES,): speed scale, 1 / sense range, 1 / speed scale, ray range,
+    omega scale (rows SPEED, INV_SENSE, INV_SPEED, RAY_RANGE, OMEGA)."""
+
+    rays: np.ndarray
+    scales: np.ndarray
 
 
 @nb.njit(cache=True)
@@ -91,33 +120,33 @@ def _ray_segment(px, py, dx, dy, segs):
 
 
 @nb.njit(cache=True)
-def observe(out, pos, vel, angle, omega, leader, ai, player, box, circles, segments, rays, scales):
+def observe(out, motion, leader, ai, player, walls, senses):
     """Write the observation of one state into ``out`` (float32, ``5 + 6 k + R`` long; ``k`` is
     read from its length): the player's own state, slots of the ``k`` nearest ``ai`` rows and
     the feelers (the parts :func:`observe_unit` puts together for any unit).
 
-    ``pos``, ``vel`` (N, 2), ``angle``, ``omega`` (N,): every unit; ``leader`` (N,) or empty;
-    ``ai`` (N,) bool: the pursuers; ``player``: the player's row; ``box`` (2,): the world size in a
-    wrap-around world, (0, 0) otherwise; ``circles`` (M, 3) x, y, r; ``segments`` (S, 5) x0, y0,
-    x1, y1, half-thickness; ``rays`` (R, 2): the feelers' unit directions in the body frame;
-    ``scales``: speed scale, 1 / sense range, 1 / speed scale, ray range, omega scale."""
+    ``motion``: every unit's (:class:`Motion`); ``leader`` (N,) or empty; ``ai`` (N,) bool: the
+    pursuers; ``player``: the player's row; ``walls``: :class:`Walls`; ``senses``:
+    :class:`Senses`."""
+    pos, vel, angle, omega = motion.pos, motion.vel, motion.angle, motion.omega
+    box, rays, scales = walls.box, senses.rays, senses.scales
     k = (out.shape[0] - OWN - rays.shape[0]) // PER_PURSUER
     c, s = _own(out, pos, vel, angle, omega, player, scales)
     if k > 0:
         _slots(out, OWN, k, pos, vel, leader, ai, player, box, c, s, scales)
-    _feelers(out, OWN + PER_PURSUER * k, pos[player, 0], pos[player, 1], c, s, box, circles,
-             segments, rays, scales)  # fmt: skip
+    _feelers(out, OWN + PER_PURSUER * k, pos[player, 0], pos[player, 1], c, s, box,
+             walls.circles, walls.segments, rays, scales)  # fmt: skip
 
 
 @nb.njit(cache=True)
-def observe_unit(
-    out, pos, vel, angle, omega, flag, me, group, ks, box, circles, segments, rays, scales
-):
+def observe_unit(out, motion, flag, me, group, ks, walls, senses):
     """The observation of unit ``me`` into ``out`` (float32, ``5 + 6 sum(ks) + R`` long): its
     own state, then for each g in 0..G-1 ``ks[g]`` slots of the nearest units whose ``group``
     (N,) int is g (``me`` left out; -1: in no group), then the feelers. ``flag`` (N,) fills
     each slot's entry 4 (or empty: 0); the other arguments as :func:`observe`. Every offset,
     velocity and ray is in ``me``'s body frame."""
+    pos, vel, angle, omega = motion.pos, motion.vel, motion.angle, motion.omega
+    box, rays, scales = walls.box, senses.rays, senses.scales
     c, s = _own(out, pos, vel, angle, omega, me, scales)
     base = OWN
     mask = np.empty(pos.shape[0], np.bool_)
@@ -127,7 +156,8 @@ def observe_unit(
                 mask[i] = group[i] == g
             _slots(out, base, ks[g], pos, vel, flag, mask, me, box, c, s, scales)
         base += PER_PURSUER * ks[g]
-    _feelers(out, base, pos[me, 0], pos[me, 1], c, s, box, circles, segments, rays, scales)
+    _feelers(out, base, pos[me, 0], pos[me, 1], c, s, box, walls.circles, walls.segments, rays,
+             scales)  # fmt: skip
 
 
 @nb.njit(cache=True)

@@ -1,6 +1,7 @@
-"""Two baseline policies for ``rigidflock/Evade-v0``, acting on the observation alone: a random
-policy and a scripted evader. Both map an observation (see :mod:`rigidflock.envs.observation`)
-to an action (throttle, steer), float32 (2,)."""
+"""Baseline policies acting on the observation alone: a random policy and a scripted evader for
+``rigidflock/Evade-v0``, a scripted pursuer for :mod:`rigidflock.envs.pursuit_v0`. Each maps an
+observation (see :mod:`rigidflock.envs.observation`) to an action (throttle, steer), float32
+(2,). :func:`evade_episode_lengths` plays the first two on Evade-v0, one episode per seed."""
 
 from __future__ import annotations
 
@@ -74,3 +75,29 @@ class ScriptedPursuer:
             if closing > 1e-9:
                 aim = aim + (vr + obs[0:2]) * (np.hypot(*aim) / closing)
         return np.array([1.0, 1.0 if aim[1] >= 0.0 else -1.0], np.float32)
+
+
+def evade_episode_lengths(policy: str, seeds, **env_kw) -> np.ndarray:
+    """Ticks survived on Evade-v0 by ``policy`` (``"random"``: :class:`RandomPolicy` seeded
+    with the episode's seed; ``"scripted"``: :class:`ScriptedEvader`) in one episode per seed
+    (``reset(seed=s)``): (S,) int. ``env_kw``: :class:`~rigidflock.envs.evade.EvadeEnv`'s
+    keywords (``scene``, ``max_ticks``, ``frame_skip`` ...). Needs gymnasium."""
+    if policy not in ("random", "scripted"):
+        raise ValueError(f"policy must be 'random' or 'scripted', got {policy!r}")
+    from rigidflock.envs.evade import EvadeEnv
+
+    env = EvadeEnv(**env_kw)
+    out = []
+    for seed in seeds:
+        if policy == "random":
+            act = RandomPolicy(seed)
+        else:
+            act = ScriptedEvader(env.observer.k, env.observer.rays)
+        obs, _ = env.reset(seed=int(seed))
+        while True:
+            obs, _, terminated, truncated, info = env.step(act(obs))
+            if terminated or truncated:
+                break
+        out.append(info["tick"])
+    env.close()
+    return np.asarray(out)

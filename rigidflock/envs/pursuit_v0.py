@@ -34,17 +34,20 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 from pettingzoo.utils import parallel_to_aec, wrappers
 
-from rigidflock.envs.drawing import require_display
 from rigidflock.envs.episode_outputs import EpisodeOutputs
 from rigidflock.envs.observation import OWN, PER_PURSUER, UnitObserver
 from rigidflock.model.state import ROLE_INTERCEPT
-from rigidflock.scene import Scene, load_scene, parse_scene
+from rigidflock.scene import Scene, SceneError, check_generation, load_scene, parse_scene
 from rigidflock.sim import Command, Simulation
 
 __all__ = ["PursuitEnv", "env", "parallel_env", "pursuit_scene", "raw_env"]
 
 PURSUER, EVADER = "pursuer", "evader"  # the families that mark the sides
 TEAM, OPPONENTS, FLOCKERS = 0, 1, 2  # the observation's slot groups, in order
+
+
+OBSTACLES = 8  # the default scene's obstacles, where the arena has room for them
+FIELD_PROBES = range(64)  # seeds a field's count is tried on (see pursuit_scene)
 
 
 def pursuit_scene(
@@ -54,7 +57,7 @@ def pursuit_scene(
     *,
     size: tuple[float, float] = (800.0, 600.0),
     bounds: str = "wrap",
-    obstacles: int = 8,
+    obstacles: int | None = None,
     flocker_role: str = "none",
     flocking: bool = True,
     chase: bool = True,
@@ -65,11 +68,17 @@ def pursuit_scene(
     of role ``"chase"``, half ``"intercept"``, which the rules' leaders use when a pursuer keeps
     the rules on) spawned in the middle, the player and ``evaders - 1`` more evaders near the
     lower left corner, ``flockers`` rule-driven units (role ``flocker_role``) anywhere, and
-    ``obstacles`` random obstacles of radius 32. ``flocking = False`` switches the flocking rule
-    off in the scene (then every rule-driven unit leads), ``chase = False`` the leaders' chase
-    and intercept; ``evader_thrust``: the evaders' bow thrust, newtons (pursuers have 10 for
-    chase and 15 for intercept, as AIDemo4's units; its player has 12)."""
-    if evaders < 1 or pursuers < 0 or flockers < 0 or obstacles < 0:
+    ``obstacles`` random obstacles of radius 32, placed from each episode's seed 60 units clear
+    of the edges and the spawn areas. ``flocking = False`` switches the flocking rule off in the
+    scene (then every rule-driven unit leads), ``chase = False`` the leaders' chase and
+    intercept; ``evader_thrust``: the evaders' bow thrust, newtons (pursuers have 10 for chase
+    and 15 for intercept, as AIDemo4's units; its player has 12).
+
+    Obstacles: a count fits the arena when one more than it is placed on each of 64 probe seeds
+    (the room left over makes a failure on any other seed unlikely). ``None`` (default): 8, or
+    as many as fit (none in a 400 x 300 arena); a number that does not fit raises ValueError
+    naming ``obstacles`` and how many fit."""
+    if evaders < 1 or pursuers < 0 or flockers < 0 or (obstacles is not None and obstacles < 0):
         raise ValueError("need evaders >= 1 and pursuers, flockers, obstacles >= 0")
     w, h = float(size[0]), float(size[1])
     groups = []
@@ -86,17 +95,39 @@ def pursuit_scene(
     group(pursuers // 2, PURSUER, "intercept", w / 2, h / 2, 60.0)
     group(evaders - 1, EVADER, "none", w / 8, h / 6, 40.0, f"thrust = {float(evader_thrust)}\n")
     group(flockers, "flock", flocker_role, w / 2, h / 2, 0.4 * min(w, h))
-    field = f"[obstacle_field]\ncount = {obstacles}\nradius = 32.0\nmargin = 60.0\n"
     text = (
         f'name = "pursuit_v0"\nseed = {int(seed)}\n[world]\nsize = [{w}, {h}]\n'
         f'bounds = "{bounds}"\n[rules]\nflocking = {str(bool(flocking)).lower()}\n'
         f"chase = {str(bool(chase)).lower()}\n"
         + "".join(groups)
-        + (field if obstacles else "")
         + f"[player]\nposition = [{w / 8}, {h / 6}]\nheading = 0.0\n"
         + f"thrust = {float(evader_thrust)}\n"
     )
-    return parse_scene(text, "pursuit_v0")
+
+    def scene(count: int) -> Scene:
+        field = f"[obstacle_field]\ncount = {count}\nradius = 32.0\nmargin = 60.0\n"
+        return parse_scene(text + (field if count else ""), "pursuit_v0")
+
+    def fits(count: int) -> bool:
+        trial = scene(count + 1)
+        try:
+            for s in FIELD_PROBES:
+                check_generation(trial, s)
+        except SceneError:
+            return False
+        return True
+
+    if obstacles is None:
+        count = next((c for c in range(OBSTACLES, 0, -1) if fits(c)), 0)
+    else:
+        count = int(obstacles)
+        if count and not fits(count):
+            most = next((c for c in range(count - 1, 0, -1) if fits(c)), 0)
+            raise ValueError(
+                f"pursuit_scene: obstacles = {count} do not fit a {w:g} x {h:g} arena with "
+                f"these spawn areas (at most {most}); lower obstacles or enlarge size"
+            )
+    return scene(count)
 
 
 class PursuitEnv(EpisodeOutputs, ParallelEnv):
@@ -150,8 +181,6 @@ class PursuitEnv(EpisodeOutputs, ParallelEnv):
             raise ValueError("max_ticks and frame_skip must be >= 1")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
-        if render_mode == "human":
-            require_display()
         if scene is None:
             scene = pursuit_scene(evaders, pursuers, flockers)
         elif not isinstance(scene, Scene):
@@ -161,6 +190,37 @@ class PursuitEnv(EpisodeOutputs, ParallelEnv):
         u = self.sim.units
         if not u.has_player:
             raise ValueError(f"{scene.source}: the scene has no player (evader_0)")
+        self._assign_agents(u, bool(rule_pursuers))
+        self.observer = UnitObserver(self.sim, ks=(k_team, k_opponents, k_flockers), rays=rays)
+        self.max_ticks, self.frame_skip = int(max_ticks), int(frame_skip)
+        self.survive_reward, self.capture_reward = float(survive_reward), float(capture_reward)
+        self.dt = float(scene.world.dt)
+        self.pursuer_rules, self.evader_rules = bool(pursuer_rules), bool(evader_rules)
+        self.render_mode, self.render_size = render_mode, tuple(render_size)
+        self.metadata = {**self.metadata, "render_fps": round(1.0 / (self.dt * self.frame_skip))}
+        n = self.observer.size
+        self._obs_space = spaces.Box(-1.0, 1.0, shape=(n,), dtype=np.float32)
+        self._act_space = spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
+        # the agents under per-unit control (every agent but the player), in command order
+        self._controlled = [a for a in self.possible_agents if self.unit_of[a] != u.n - 1]
+        self._control_rows = np.array([self.unit_of[a] for a in self._controlled], np.int64)
+        self._control_rules = np.array(
+            [self.pursuer_rules if a.startswith(PURSUER) else self.evader_rules
+             for a in self._controlled], dtype=bool,
+        )  # fmt: skip
+        self.record_to = None if record_to is None else str(record_to)
+        self.recorder = None
+        self.replay_path: Path | None = None
+        self.episode = -1
+        self._viewer = None
+        self._rng = np.random.default_rng()
+        self.agents: list[str] = []
+
+    def _assign_agents(self, u, rule_pursuers: bool) -> None:
+        """The sides by family (the player an evader), the agents' names and units, and each
+        side's slot groups (its own side the team, the other side the opponents)."""
         names = np.asarray((*u.family_names, ""), dtype=object)[
             np.where(u.family >= 0, u.family, len(u.family_names))
         ]
@@ -193,32 +253,6 @@ class PursuitEnv(EpisodeOutputs, ParallelEnv):
             g[side == s] = TEAM
             g[side == 1 - s] = OPPONENTS
             self._groups[s] = g
-        self.observer = UnitObserver(self.sim, ks=(k_team, k_opponents, k_flockers), rays=rays)
-        self.max_ticks, self.frame_skip = int(max_ticks), int(frame_skip)
-        self.survive_reward, self.capture_reward = float(survive_reward), float(capture_reward)
-        self.dt = float(scene.world.dt)
-        self.pursuer_rules, self.evader_rules = bool(pursuer_rules), bool(evader_rules)
-        self.render_mode, self.render_size = render_mode, tuple(render_size)
-        self.metadata = {**self.metadata, "render_fps": round(1.0 / (self.dt * self.frame_skip))}
-        n = self.observer.size
-        self._obs_space = spaces.Box(-1.0, 1.0, shape=(n,), dtype=np.float32)
-        self._act_space = spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
-        # the agents under per-unit control (every agent but the player), in command order
-        self._controlled = [a for a in self.possible_agents if self.unit_of[a] != u.n - 1]
-        self._control_rows = np.array([self.unit_of[a] for a in self._controlled], np.int64)
-        self._control_rules = np.array(
-            [self.pursuer_rules if a.startswith(PURSUER) else self.evader_rules
-             for a in self._controlled], dtype=bool,
-        )  # fmt: skip
-        self.record_to = None if record_to is None else str(record_to)
-        self.recorder = None
-        self.replay_path: Path | None = None
-        self.episode = -1
-        self._viewer = None
-        self._rng = np.random.default_rng()
-        self.agents: list[str] = []
 
     # PettingZoo asks for the spaces by agent; the same objects every call
     @functools.cache  # noqa: B019 (one env, a handful of agents)
@@ -323,7 +357,8 @@ class PursuitEnv(EpisodeOutputs, ParallelEnv):
 
     def render(self):
         """``"rgb_array"``: the current state drawn offscreen, (H, W, 3) uint8; ``"human"``:
-        the viewer window (opened on first use), returns None; no render mode: None."""
+        the viewer window (opened on first use; with no display, warns once and skips the
+        frames), returns None; no render mode: None."""
         return self._draw()
 
     def close(self) -> None:

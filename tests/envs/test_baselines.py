@@ -8,9 +8,7 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
-from tests.conftest import load_tool
-
-episode_lengths = load_tool("evade_baselines").episode_lengths
+from rigidflock.envs.policies import evade_episode_lengths as episode_lengths
 
 SEEDS, MAX_TICKS = range(6), 2400
 

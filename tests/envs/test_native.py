@@ -10,6 +10,7 @@ gym = pytest.importorskip("gymnasium")
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
 from rigidflock.envs import EVADE_ID  # noqa: E402
+from rigidflock.envs.evade import EvadeEnv  # noqa: E402
 from rigidflock.envs.native import EvadeVectorEnv  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
 
@@ -145,3 +146,16 @@ def test_wrong_actions_and_unsupported_scenes_are_refused(scene_from):
     wandering = CLOSE + '[[behaviours]]\nfunction = "rigidflock.behaviours.examples:wander"\n'
     with pytest.raises(ValueError, match="behaviours"):
         EvadeVectorEnv(2, scene=scene_from(wandering))
+
+
+def test_task_options_are_evade_envs_and_others_refused():
+    """The task's keywords reach the one environment that holds the spaces (k, rays change the
+    observation's size as EvadeEnv's do); an output option of EvadeEnv (record_to,
+    render_size) or a misspelt one is refused, naming it, not dropped."""
+    env = EvadeVectorEnv(2, k=3, rays=4, frame_skip=2)
+    assert env.single_observation_space.shape == EvadeEnv(k=3, rays=4).observation_space.shape
+    assert env.frame_skip == 2
+    env.close()
+    for bad in ({"record_to": "x.rfr"}, {"render_size": (64, 48)}, {"ray": 4}):
+        with pytest.raises(TypeError, match=next(iter(bad))):
+            EvadeVectorEnv(2, **bad)

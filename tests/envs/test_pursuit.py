@@ -11,7 +11,6 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, ren
 
 from rigidflock.cli import main
 from rigidflock.envs import pursuit_v0
-from rigidflock.envs.drawing import has_display
 from rigidflock.envs.policies import ScriptedPursuer
 from rigidflock.envs.pursuit_v0 import OPPONENTS, pursuit_scene
 from rigidflock.replay import ReplayReader, verify
@@ -33,19 +32,35 @@ def test_parallel_seed():
     parallel_seed_test(lambda: pursuit_v0.parallel_env(**SMALL), num_cycles=120)
 
 
-def test_render_headless():
-    # rgb_array draws offscreen (EGL without a display); "human" needs a display, so without
-    # one the human leg runs with no render mode (render() returns None either way)
+def test_render_headless(monkeypatch):
+    # rgb_array draws offscreen (EGL without a display); "human" with no display skips its
+    # frames with a warning, as Evade-v0's does, so both modes are made and run here
+    monkeypatch.setenv("RIGIDFLOCK_HEADLESS", "1")
+
     def make(render_mode=None):
-        if render_mode == "human" and not has_display():
-            render_mode = None
         return pursuit_v0.env(**SMALL, render_mode=render_mode, render_size=(96, 72))
 
-    render_test(make)
+    with pytest.warns(UserWarning, match="rgb_array"):
+        render_test(make)
     e = pursuit_v0.parallel_env(**SMALL, render_mode="rgb_array", render_size=(160, 120))
     e.reset(seed=1)
     image = e.render()
     assert image.shape == (120, 160, 3) and len(np.unique(image.reshape(-1, 3), axis=0)) > 3
+
+
+def test_human_mode_without_a_display_warns_once_and_skips_frames(monkeypatch):
+    """No display: the environment is made and runs as Evade-v0's does; the first human frame
+    (drawn at reset) warns once, pointing at rgb_array, and render() returns None."""
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("RIGIDFLOCK_HEADLESS", "1")
+    env = pursuit_v0.parallel_env(**SMALL, render_mode="human")
+    with pytest.warns(UserWarning, match="rgb_array") as caught:
+        env.reset(seed=1)
+        env.step({a: np.zeros(2, np.float32) for a in env.agents})
+        assert env.render() is None
+    assert len(caught) == 1
+    env.close()
 
 
 def _episode(env, seed, actions_seed):
@@ -149,3 +164,31 @@ def test_scene_of_ones_own_and_bad_arguments(tmp_path):
         pursuit_v0.parallel_env(render_mode="ascii")
     with pytest.raises(ValueError, match="evaders"):
         pursuit_scene(evaders=0)
+
+
+@pytest.mark.parametrize(
+    "size, flockers",
+    [((300.0, 200.0), 0), ((400.0, 300.0), 0), ((500.0, 375.0), 0), ((500.0, 375.0), 4),
+     ((800.0, 600.0), 6)],
+)  # fmt: skip
+def test_default_obstacle_field_fits_every_arena(size, flockers):
+    """The default scene's field is cut to what the arena has room for: every reset works, on
+    seeds other than the ones the count was tried on; AIDemo4's 800 x 600 keeps its 8."""
+    scene = pursuit_scene(pursuers=4, flockers=flockers, size=size)
+    count = scene.obstacle_field.count if scene.obstacle_field is not None else 0
+    assert 0 <= count <= 8
+    if size == (800.0, 600.0):
+        assert count == 8
+    if size == (400.0, 300.0):
+        assert count == 0  # a 400 x 300 arena has no reliable room for one of radius 32
+    env = pursuit_v0.parallel_env(scene=scene, max_ticks=8)
+    for seed in range(1000, 1040):
+        obs, _ = env.reset(seed=seed)
+        assert len(obs) == 5
+    env.close()
+
+
+def test_obstacle_count_that_cannot_fit_is_refused_naming_it():
+    with pytest.raises(ValueError, match=r"obstacles = 3 .* 400 x 300 .*at most 0"):
+        pursuit_scene(size=(400.0, 300.0), obstacles=3)
+    assert pursuit_scene(size=(800.0, 600.0), obstacles=12).obstacle_field.count == 12
