@@ -1,13 +1,16 @@
-"""Bench this checkout against another commit in one command: ticks/s ratios, runs interleaved.
+"""Bench this checkout against another commit, or against other settings, in one command:
+ticks/s ratios, runs interleaved.
 
     python tools/bench_compare.py --base 1926f70 --units 1000,10000 --repeats 3
+    python tools/bench_compare.py --base-set world.neighbour_ticks=1 --units 10000,100000
 
-Checks the base commit out into a temporary git worktree, then runs ``rigidflock bench`` from
-each checkout in turn (A B A B ...: both see the same machine load) and prints the median
-ticks/s of each and their ratio (this checkout / base), for the tick and for ``run`` (the tick
-plus the run metrics). The machine has 2 shared cores: a ratio
-within about +-5% is noise. ``--reaction-ticks`` is passed to both checkouts' bench (to compare
-the steering decided beside the step; a commit before it came does not know the option).
+Checks the base commit out into a temporary git worktree (without ``--base``: the base is this
+checkout), then runs ``rigidflock bench`` from each side in turn (A B A B ...: both see the same
+machine load) and prints the median ticks/s of each and their ratio (this / base), for the tick
+and for ``run`` (the tick plus the run metrics). ``--set`` and ``--base-set`` (repeatable) are
+passed to one side's bench each: the cost of a setting, measured in one command. The machine
+has 2 shared cores: a ratio within about +-5% is noise. ``--reaction-ticks`` is passed to both
+sides' bench (a commit before it came does not know the option).
 """
 
 from __future__ import annotations
@@ -39,7 +42,11 @@ def bench(
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--base", required=True, help="commit to compare against")
+    ap.add_argument("--base", help="commit to compare against (default: this checkout)")
+    ap.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                    help="passed to this side's bench")  # fmt: skip
+    ap.add_argument("--base-set", action="append", default=[], metavar="PATH=VALUE",
+                    help="passed to the base side's bench")  # fmt: skip
     ap.add_argument("--units", default="1000,10000")
     ap.add_argument("--ticks", type=int, default=300)
     ap.add_argument("--repeats", type=int, default=3)
@@ -50,20 +57,31 @@ def main() -> int:
     )
     args = ap.parse_args()
     extra = ["--reaction-ticks", args.reaction_ticks] if args.reaction_ticks else []
+    sides = {
+        "this": extra + [f"--set={kv}" for kv in args.set],
+        "base": extra + [f"--set={kv}" for kv in args.base_set],
+    }
+    if args.base is None and sides["this"] == sides["base"]:
+        ap.error("without --base, give --set or --base-set: the two sides would be the same")
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "base"
-        subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.base],
-                       cwd=ROOT, check=True)  # fmt: skip
+        base = ROOT
+        if args.base is not None:
+            base = Path(tmp) / "base"
+            subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.base],
+                           cwd=ROOT, check=True)  # fmt: skip
         try:
             runs: dict[str, list[dict[int, tuple[float, float]]]] = {"this": [], "base": []}
             for k in range(args.repeats):
                 for name, where in (("this", ROOT), ("base", base)):
                     out = Path(tmp) / "b.json"
-                    runs[name].append(bench(where, args.units, args.ticks, out, extra))
+                    runs[name].append(bench(where, args.units, args.ticks, out, sides[name]))
                     print(f"  repeat {k + 1}: {name} {runs[name][-1]}", flush=True)
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT,
-                           check=False)  # fmt: skip
+            if args.base is not None:
+                subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT,
+                               check=False)  # fmt: skip
+    print(f"this: {args.set or 'defaults'}; base: {args.base or 'this checkout'} "
+          f"{args.base_set or 'defaults'}")  # fmt: skip
     print(f"{'units':>8} {'':>5} {'this ticks/s':>13} {'base ticks/s':>13} {'ratio':>7}")
     for n in runs["this"][0]:
         for k, what in enumerate(("tick", "run")):

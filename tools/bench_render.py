@@ -29,10 +29,10 @@ from rigidflock.render import colors as C
 from rigidflock.render.backend import HEADLESS, gl, make_window
 from rigidflock.render.camera import fit_camera
 from rigidflock.render.frame import Frame, Overlays, ViewModel
-from rigidflock.render.geometry import hull_scale
 from rigidflock.render.hud import Hud
 from rigidflock.render.layers import MIN_HULL_PX, Renderer
 from rigidflock.render.offscreen import draw_to_array
+from rigidflock.render.vertices import hull_scale
 
 WORLD = (4000.0, 3000.0)
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from rigidflock.cli.args import EXIT_FAILED, EXIT_OK, UsageError, missing_hint, plural
-from rigidflock.cli.progress import progress_bar
+from rigidflock.cli.progress_bars import progress_bar
 from rigidflock.outputs import check_writable
 from rigidflock.scene import SceneError
 

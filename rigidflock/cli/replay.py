@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from rigidflock.cli.args import EXIT_DAMAGED, EXIT_FAILED, EXIT_OK, UsageError, plural
-from rigidflock.cli.progress import progress_bar
+from rigidflock.cli.progress_bars import progress_bar
 from rigidflock.outputs import check_writable
 from rigidflock.replay import ReplayError
 

@@ -14,7 +14,7 @@ from rigidflock.cli.args import (
     record_precision,
     scene_path,
 )
-from rigidflock.cli.progress import progress_bar
+from rigidflock.cli.progress_bars import progress_bar
 from rigidflock.outputs import check_writable
 from rigidflock.scene import SceneError
 

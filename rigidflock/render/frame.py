@@ -22,7 +22,7 @@ from rigidflock.model import vehicle
 from rigidflock.model.state import ROLE_INTERCEPT
 from rigidflock.model.torus import min_image
 from rigidflock.render import colors as C
-from rigidflock.render.geometry import view_half_angle
+from rigidflock.render.vertices import view_half_angle
 
 
 @dataclass

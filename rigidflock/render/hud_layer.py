@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from rigidflock.render import colors as C
-from rigidflock.render import geometry as G
+from rigidflock.render import vertices as G
 from rigidflock.render.backend import gl, pyglet
 from rigidflock.render.camera import panel_scale, side_panel_width
 from rigidflock.render.frame import Overlays

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rigidflock.render import geometry as G
 from rigidflock.render import selection as S
+from rigidflock.render import vertices as G
 from rigidflock.render.backend import key, mouse
 from rigidflock.render.camera import side_panel_width
 from rigidflock.render.frame import Frame

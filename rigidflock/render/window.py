@@ -22,7 +22,7 @@ other edits :meth:`Viewer.restart` the scene at tick 0 with the same camera, and
 errors shows them over the world while the last good scene runs on. ``L`` lists scenes to open
 (:mod:`.scene_list`, :meth:`Viewer.open_scene`).
 
-Recording (:class:`~rigidflock.render.recording.LiveRecording`): ``R`` (or
+Recording (:class:`~rigidflock.render.live_recording.LiveRecording`): ``R`` (or
 :meth:`Viewer.start_recording`) writes a replay from the current tick on into a timestamped file;
 every command since the viewer started is kept (only the non-default ones, a few bytes each) and
 goes into the file's header, so a recording started mid-run still re-simulates from tick 0
@@ -41,8 +41,8 @@ from rigidflock.render.backend import key, pyglet
 from rigidflock.render.frame import Frame, Overlays, frame_from_sim, interpolate
 from rigidflock.render.hud import Hud, sim_hud
 from rigidflock.render.input import Controls
+from rigidflock.render.live_recording import LiveRecording
 from rigidflock.render.live_status import LiveStatus
-from rigidflock.render.recording import LiveRecording
 from rigidflock.render.rts_mouse import RtsMouse
 from rigidflock.render.scene_list import SceneList
 from rigidflock.render.tuning import Tuner

@@ -11,7 +11,7 @@ import numpy as np
 
 from rigidflock.model.torus import min_image
 from rigidflock.render import colors as C
-from rigidflock.render import geometry as G
+from rigidflock.render import vertices as G
 from rigidflock.render.backend import gl, pyglet
 from rigidflock.render.camera import Camera
 from rigidflock.render.frame import Frame, Overlays, target_colors

@@ -6,8 +6,8 @@ import pytest
 
 from rigidflock import Simulation, load_scene
 from rigidflock.render import colors as C
-from rigidflock.render import geometry as G
 from rigidflock.render import selection as S
+from rigidflock.render import vertices as G
 from rigidflock.render.camera import fit_camera
 from rigidflock.scene.geometry import polygon_distance
 from tests.conftest import ROOT

@@ -1,9 +1,9 @@
-"""Vertex geometry of the drawing (render/geometry.py): pure numpy, no OpenGL."""
+"""Vertex geometry of the drawing (render/vertices.py): pure numpy, no OpenGL."""
 
 import numpy as np
 import pytest
 
-from rigidflock.render import geometry as G
+from rigidflock.render import vertices as G
 
 
 def test_hull_nose_and_stern_follow_the_angle():
