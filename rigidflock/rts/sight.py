@@ -6,13 +6,13 @@ arrays of (units x samples) points it was most of an RTS tick (~13 of ~30 ms at 
 Compiled, a segment stops at its first blocked point and nothing is allocated per point. The
 arithmetic is the numpy formula's, operation for operation (``a + t * (b - a)`` with ``t = k /
 samples``; cells by truncating ``x / cell``, sample points by ``x * s / cell``), so the answers are
-the same bits (``tests/rts/test_navigation.py`` compares it with :func:`sees_reference`).
+the same bits (``tests/rts/test_sight.py`` compares it with
+:func:`~rigidflock.rts.reference.sees_reference`).
 """
 
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 
 @nb.njit(cache=True, inline="always")
@@ -53,21 +53,3 @@ def sees_kernel(a, b, samples, cell, blocked, roomless, fine, subsamples, out):
                     break
         out[i] = ok
     return out
-
-
-def sees_reference(grid, a: np.ndarray, b: np.ndarray, samples: int) -> np.ndarray:
-    """The numpy definition :func:`sees_kernel` reproduces (tests only): (N,) bool for the
-    segments ``a`` (N, 2) -> ``b`` (N, 2) of ``grid`` at ``samples`` points each."""
-    t = (np.arange(1, samples + 1) / samples)[None, :, None]
-    pts = (a[:, None, :] + t * (b - a)[:, None, :]).reshape(-1, 2)
-    free = grid.is_free(pts)
-    if grid.fine is not None:
-        tight = free & ~grid.is_roomy(pts)
-        if tight.any():
-            s = grid.fine.shape[0] // grid.ny
-            fy, fx = grid.fine.shape
-            p = pts[tight]
-            jx = np.clip((p[:, 0] * s / grid.cell).astype(np.intp), 0, fx - 1)
-            jy = np.clip((p[:, 1] * s / grid.cell).astype(np.intp), 0, fy - 1)
-            free[tight] = grid.fine[jy, jx]
-    return free.reshape(len(a), samples).all(axis=1)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from rigidflock.rts import navigation
-from rigidflock.rts.sight import sees_reference
+from rigidflock.rts.reference import sees_reference
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
