@@ -4,14 +4,14 @@ import numpy as np
 
 from rigidflock.bench import bench_scene
 from rigidflock.model import vehicle
-from rigidflock.model.steering import kernels, unit_kernel
+from rigidflock.model.steering import pair_pass, unit_pass
 from rigidflock.sim import Simulation
 from tests.conftest import load_tool, trajectory
 
 tool = load_tool("bench_kernels")
 KERNELS = tuple(
     (m, name + twin)
-    for m, name in ((kernels, "gather_rows"), (kernels, "pair_pass"), (unit_kernel, "unit_pass"))
+    for m, name in ((pair_pass, "gather_rows"), (pair_pass, "pair_pass"), (unit_pass, "unit_pass"))
     for twin in ("", "_serial")
 )
 

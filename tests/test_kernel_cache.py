@@ -55,7 +55,7 @@ def test_code_and_imported_constants_change_the_key(copy, tmp_path):
     memo = tmp_path / "memo.json"
     key = kernel_cache.code_key(copy, memo)
     files = kernel_cache.code_files(copy, memo)
-    assert "model/steering/unit_kernel.py" in files and "model/state.py" in files
+    assert "model/steering/unit_pass.py" in files and "model/state.py" in files
     assert not any(f.startswith(("cli/", "render/", "replay/")) for f in files)
     edit(copy / "cli" / "run.py", "def ", "def _an_edit_to_the_command_line():\n    pass\n\n\ndef ")
     assert kernel_cache.code_key(copy, memo) == key  # not part of any kernel

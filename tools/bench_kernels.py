@@ -25,7 +25,7 @@ import numpy as np
 
 from rigidflock.bench import bench_scene
 from rigidflock.model import vehicle
-from rigidflock.model.steering import cells, kernels, unit_kernel
+from rigidflock.model.steering import cells, pair_pass, unit_pass
 from rigidflock.sim import Simulation
 
 
@@ -55,7 +55,7 @@ def in_tick(sim, ticks: int) -> dict[str, list[float]]:
         return call
 
     # each pass in either form (the parallel kernel or its one-thread twin), timed under its name
-    passes = [(kernels, "gather_rows"), (kernels, "pair_pass"), (unit_kernel, "unit_pass")]
+    passes = [(pair_pass, "gather_rows"), (pair_pass, "pair_pass"), (unit_pass, "unit_pass")]
     targets = passes + [(m, f"{name}_serial") for m, name in passes]
     targets.append((vehicle, "vehicle_forces_rows"))
     targets += [(sim.world, "read"), (sim.world, "write_forces")]
@@ -90,9 +90,9 @@ def main() -> int:
     n_ai, n_all = sim.units.n_ai, sim.units.n
     radii_, search, grid = steer._geometry(rules)
     pos, vel = np.ascontiguousarray(st.pos), np.ascontiguousarray(st.vel)
-    bodies = kernels.Bodies(pos, vel, st.angle)
+    bodies = pair_pass.Bodies(pos, vel, st.angle)
     unit_rules, weights = steer._unit_bundles(rules, steer._role, steer._wall_feeler)
-    out = unit_kernel.UnitOut(
+    out = unit_pass.UnitOut(
         np.empty(n_all), np.empty((n_all, 2)), np.empty(n_all, bool), np.empty((n_all, 2)),
         np.empty((n_all, 2)), np.empty(n_all, np.intp),
     )  # fmt: skip
@@ -101,14 +101,12 @@ def main() -> int:
         sums, box, scratch, trig = steer._sums(), steer._box, steer._scratch, steer.trig
         on = unit_rules._replace(**off)
         # trig: the cos/sin the tick's pair pass leaves for the unit pass
-        return lambda: unit_kernel.unit_pass(
-            bodies, sums, on, weights, grid, box, out, scratch, trig
-        )
+        return lambda: unit_pass.unit_pass(bodies, sums, on, weights, grid, box, out, scratch, trig)
 
     r = search + steer.verlet.skin
     pieces = {
         "pair pass": lambda: steer._pair_pass(
-            kernels.Bodies(pos[:n_ai], vel[:n_ai], st.angle), rules, steer._family, radii_, search
+            pair_pass.Bodies(pos[:n_ai], vel[:n_ai], st.angle), rules, steer._family, radii_, search
         ),
         "unit pass": unit(),
         "unit pass, flocking off": unit(flocking=False),

@@ -22,8 +22,8 @@ log = logging.getLogger("rigidflock.kernels")
 
 # the modules with cached numba kernels
 KERNEL_MODULES = (
-    "rigidflock.model.steering.kernels",
-    "rigidflock.model.steering.unit_kernel",
+    "rigidflock.model.steering.pair_pass",
+    "rigidflock.model.steering.unit_pass",
     "rigidflock.model.steering.cells",
     "rigidflock.model.steering.clearmap",
     "rigidflock.model.vehicle",
@@ -51,8 +51,8 @@ ORDER_MODULES = (
 )
 # the passes' kernels, each in its parallel form or its one-thread twin ("<name>_serial")
 PASSES = (
-    ("rigidflock.model.steering.kernels", "pair_pass"),
-    ("rigidflock.model.steering.unit_kernel", "unit_pass"),
+    ("rigidflock.model.steering.pair_pass", "pair_pass"),
+    ("rigidflock.model.steering.unit_pass", "unit_pass"),
 )
 
 

@@ -32,7 +32,7 @@ from rigidflock.model.steering.batch import (
     UnpinRows,
     throttles_worlds,
 )
-from rigidflock.model.steering.kernels import Box
+from rigidflock.model.steering.pair_pass import Box
 from rigidflock.model.steering.unpin import back_out
 from rigidflock.model.world import scatter_unit_rows
 from rigidflock.scene import Scene

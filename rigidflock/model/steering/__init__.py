@@ -1,3 +1,3 @@
 """Steering rules: the numpy reference (flocking, avoidance, pursuit, neighbours, view) and the
-compiled numba kernels (kernels, unit_kernel, cells) that the simulation runs, compared with it
+compiled numba kernels (pair_pass, unit_pass, cells) that the simulation runs, compared with it
 by the tests; blend puts them together for one tick. No pymunk, no pyglet."""

@@ -1,7 +1,7 @@
-"""Compiled avoidance helpers of the unit pass (numba, inlined into ``unit_kernel.unit_pass``):
+"""Compiled avoidance helpers of the unit pass (numba, inlined into ``unit_pass.unit_pass``):
 the feelers, priority, contact and guard against circular obstacles and the world's walls, and
 the blocked interval of headings. The numpy reference is ``avoidance.py``; tests compare the
-two. Numba's cache of ``unit_pass`` watches ``unit_kernel.py`` only;
+two. Numba's cache of ``unit_pass`` watches ``unit_pass.py`` only;
 :mod:`rigidflock.kernel_cache` makes an edit here compile it again.
 """
 

@@ -22,7 +22,7 @@ import numba as nb
 import numpy as np
 
 from rigidflock.model.state import Units
-from rigidflock.model.steering import kernels, unit_kernel
+from rigidflock.model.steering import pair_pass, unit_pass
 from rigidflock.model.steering.blend import radii, touch_distance
 from rigidflock.model.steering.clearmap import ClearMap
 from rigidflock.model.steering.give_way import give_way
@@ -31,10 +31,10 @@ from rigidflock.model.steering.view import VIEW_CODES
 
 # the unit pass's one-thread twin, called once per world from a loop already spread over the
 # threads
-unit_pass_serial = unit_kernel.unit_pass_serial
+unit_pass_serial = unit_pass.unit_pass_serial
 
 
-def world_rows(n_worlds: int, n: int, n_ai: int) -> kernels.Rows:
+def world_rows(n_worlds: int, n: int, n_ai: int) -> pair_pass.Rows:
     """Candidate rows for ``n_worlds`` worlds of ``n`` units (``n_ai`` AI first in each): row
     ``w n_ai + i`` is unit ``w n + i``; its partners are the other rows of its world, ascending.
     (R + 1,) ptr, (R (n_ai - 1),) nbr, (R,) unit, R = n_worlds n_ai."""
@@ -49,19 +49,19 @@ def world_rows(n_worlds: int, n: int, n_ai: int) -> kernels.Rows:
     rows = n_worlds * n_ai
     ptr = np.arange(rows + 1, dtype=np.int64) * per_row
     unit = ((np.arange(n_worlds) * n)[:, None] + i[None, :]).reshape(-1).astype(np.int64)
-    return kernels.Rows(ptr, nbr, unit)
+    return pair_pass.Rows(ptr, nbr, unit)
 
 
 class GridStack:
-    """The obstacle grids of every world (:class:`~.unit_kernel.ObstacleGrid`), their arrays
+    """The obstacle grids of every world (:class:`~.unit_pass.ObstacleGrid`), their arrays
     end to end with each world's offsets, as :func:`unit_pass_worlds` takes them. ``set(w,
     grid)`` replaces world w's (a reset); :meth:`arrays` stacks them again when one changed."""
 
     def __init__(self, n_worlds: int):
-        self.grids: list[unit_kernel.ObstacleGrid | None] = [None] * n_worlds
+        self.grids: list[unit_pass.ObstacleGrid | None] = [None] * n_worlds
         self._stacked = None
 
-    def set(self, w: int, grid: unit_kernel.ObstacleGrid) -> None:
+    def set(self, w: int, grid: unit_pass.ObstacleGrid) -> None:
         self.grids[w] = grid
         self._stacked = None
 
@@ -98,7 +98,7 @@ class GridStack:
 
 @nb.njit(cache=True, nogil=True, parallel=True)
 def unit_pass_worlds(active, n, bodies, sums, rules, weights, grids, box, out, scratch, trig):
-    """:func:`~.unit_kernel.unit_pass` for each world w with ``active[w]``, on its rows
+    """:func:`~.unit_pass.unit_pass` for each world w with ``active[w]``, on its rows
     ``w n .. (w + 1) n - 1`` of ``bodies``, ``sums``, ``out``, ``scratch`` and ``trig`` (every
     world's units end to end), with its own obstacle grid from ``grids`` (:meth:`GridStack.arrays`);
     ``rules`` and ``weights`` are one world's (the same for all). Worlds in parallel."""
@@ -117,18 +117,18 @@ def unit_pass_worlds(active, n, bodies, sums, rules, weights, grids, box, out, s
         if not active[w]:
             continue
         a, b = w * n, (w + 1) * n
-        grid = unit_kernel.ObstacleGrid(
+        grid = unit_pass.ObstacleGrid(
             obs[obs_off[w] : obs_off[w + 1]], start[start_off[w] : start_off[w + 1]],
             items[items_off[w] : items_off[w + 1]], origin[w], cell[w], shape[w],
             ClearMap(marked[marked_off[w] : marked_off[w + 1]], c_origin[w], c_cell[w],
                      c_shape[w], wrap),
         )  # fmt: skip
         unit_pass_serial(
-            kernels.Bodies(pos[a:b], vel[a:b], angle[a:b]),
-            kernels.PairSums(coh[a:b], ali[a:b], cnt[a:b], sep[a:b], nf[a:b], flock, gap[a:b],
+            pair_pass.Bodies(pos[a:b], vel[a:b], angle[a:b]),
+            pair_pass.PairSums(coh[a:b], ali[a:b], cnt[a:b], sep[a:b], nf[a:b], flock, gap[a:b],
                              nn[a:b]),
             rules, weights, grid, box,
-            unit_kernel.UnitOut(force[a:b], heading[a:b], leader[a:b], feeler_end[a:b],
+            unit_pass.UnitOut(force[a:b], heading[a:b], leader[a:b], feeler_end[a:b],
                                 target[a:b], felt[a:b]),
             scratch[a:b], trig[a:b],
         )  # fmt: skip
@@ -175,7 +175,7 @@ def throttles_worlds(active, n, ticks, player, dt, back_out, unpin, bodies, box,
     (:class:`GiveWayRows`) and ``io`` (:class:`ThrottleRows`), at its own tick ``ticks[w]``:
     the tick's throttles into ``io.out``. ``player``: whether each world's last unit is its
     player; ``dt`` the tick (s); ``back_out`` the ticks a pressed unit backs out; ``box``
-    (:class:`~.kernels.Box`) the world."""
+    (:class:`~.pair_pass.Box`) the world."""
     vel, touching, cruise, pressed, until = unpin
     pos, angle, length = bodies
     ones, out, spared, backing, back = io
@@ -197,10 +197,10 @@ class BatchSteerer:
     """The rules' decision for ``n_worlds`` worlds of ``units`` (one world's constants) under
     ``rules``, every world's state in the same arrays (see the module's notes): its output
     arrays (``force``, ``leader``, ...; (W n,) rows) are rewritten by each :meth:`decide`.
-    ``box``: :class:`~.kernels.Box` of the world (the same for all); ``walls``: whether its
+    ``box``: :class:`~.pair_pass.Box` of the world (the same for all); ``walls``: whether its
     bounds are walls. Call :meth:`set_grid` with each world's obstacle grid before deciding."""
 
-    def __init__(self, units: Units, rules, n_worlds: int, box: kernels.Box, walls: bool):
+    def __init__(self, units: Units, rules, n_worlds: int, box: pair_pass.Box, walls: bool):
         self.units, self.rules, self.n_worlds, self.box = units, rules, int(n_worlds), box
         n, n_ai, W = units.n, units.n_ai, self.n_worlds
         total = W * n
@@ -216,7 +216,7 @@ class BatchSteerer:
         counts = np.zeros((total, 2), np.int64)
         self.cnt, self.nf = counts[:, 0], counts[:, 1]
         self.flock = np.zeros(len(self.rows.nbr), np.bool_)
-        self.sums = kernels.PairSums(self.coh, self.ali, self.cnt, self.sep, self.nf, self.flock,
+        self.sums = pair_pass.PairSums(self.coh, self.ali, self.cnt, self.sep, self.nf, self.flock,
                                      self.gap, self.nn)  # fmt: skip
         self.scratch = np.empty((total, 9), np.int64)
         self.force = np.zeros(total)
@@ -225,7 +225,7 @@ class BatchSteerer:
         self.feeler_end = np.zeros((total, 2))
         self.target = np.zeros((total, 2))
         self.felt = np.zeros(total, dtype=np.intp)
-        self.out = unit_kernel.UnitOut(self.force, self.heading, self.leader, self.feeler_end,
+        self.out = unit_pass.UnitOut(self.force, self.heading, self.leader, self.feeler_end,
                                        self.target, self.felt)  # fmt: skip
         # the pair pass's per-row inputs: each world's AI units' constants, world after world
         ai = slice(0, n_ai)
@@ -235,24 +235,24 @@ class BatchSteerer:
         if n_ai:
             search = float(max(view_r.max(), sep_r.max(), lead_r.max()))
         self.row_family = tile(np.asarray(units.family, np.int64))
-        self.pair_rules = kernels.PairRules(
+        self.pair_rules = pair_pass.PairRules(
             self.row_family, tile(view_r), tile(sep_r), tile(lead_r), tile(units.length), search,
             VIEW_CODES[rules.view], rules.back_view_angle_factor, rules.front_view_angle_factor,
         )  # fmt: skip
         self.family = np.ascontiguousarray(np.tile(np.asarray(units.family, np.int64), W))
-        self.row_bodies = kernels.Bodies(np.empty((len(self.rows.unit), 2)),
+        self.row_bodies = pair_pass.Bodies(np.empty((len(self.rows.unit), 2)),
                                          np.empty((len(self.rows.unit), 2)),
                                          np.empty(len(self.rows.unit)))  # fmt: skip
         wt = rules.weights
-        self.unit_rules = unit_kernel.UnitRules(
+        self.unit_rules = unit_pass.UnitRules(
             n_ai, units.has_player, np.ascontiguousarray(units.role, np.int64), units.length,
             units.width, touch_distance(units), rules.feeler_factor, np.full(n, np.inf),
             rules.flocking, rules.chase, rules.avoidance, walls, False, np.zeros(n),
         )  # fmt: skip
-        self.weights = unit_kernel.Weights(rules.steering_force, wt.cohesion, wt.alignment,
+        self.weights = unit_pass.Weights(rules.steering_force, wt.cohesion, wt.alignment,
                                            wt.separation, wt.chase, wt.avoidance)  # fmt: skip
 
-    def set_grid(self, w: int, grid: unit_kernel.ObstacleGrid) -> None:
+    def set_grid(self, w: int, grid: unit_pass.ObstacleGrid) -> None:
         """World w's obstacle grid (the one its one-world steerer built:
         ``Steerer.obstacle_grid``)."""
         self.grids.set(w, grid)
@@ -261,11 +261,11 @@ class BatchSteerer:
         """The decision on every world's snapshot (``pos`` (W n, 2), ``vel`` (W n, 2), ``angle``
         (W n,)) into the output arrays, for the worlds with ``active`` (W,) bool (the others'
         outputs are kept)."""
-        bodies = kernels.Bodies(pos, vel, angle)
+        bodies = pair_pass.Bodies(pos, vel, angle)
         if self.units.n_ai:
-            kernels.gather_rows(self.rows.unit, bodies, self.family, self.row_bodies,
+            pair_pass.gather_rows(self.rows.unit, bodies, self.family, self.row_bodies,
                                 self.row_family)  # fmt: skip
-            kernels.pair_pass(self.rows, self.row_bodies, self.pair_rules, self.box, self.sums,
+            pair_pass.pair_pass(self.rows, self.row_bodies, self.pair_rules, self.box, self.sums,
                               self.trig)  # fmt: skip
         unit_pass_worlds(active, self.units.n, bodies, self.sums, self.unit_rules, self.weights,
                          self.grids.arrays(), self.box, self.out, self.scratch,

@@ -38,8 +38,8 @@ from rigidflock.model.steering import (
     avoidance,
     cells,
     clearmap,
-    kernels,
-    unit_kernel,
+    pair_pass,
+    unit_pass,
 )
 from rigidflock.model.steering.decision import OutputSets, Steering, copy_mask
 from rigidflock.model.steering.neighbours import VerletPairs
@@ -157,10 +157,10 @@ class Steerer:
         box = world.box
         self._wrap = box is not None
         self._size = (float(world.size[0]), float(world.size[1]))
-        self._box = kernels.Box(*self._size, self._wrap)
-        self._rows = kernels.Rows(np.zeros(1, np.int64), np.zeros(0, np.int64),
+        self._box = pair_pass.Box(*self._size, self._wrap)
+        self._rows = pair_pass.Rows(np.zeros(1, np.int64), np.zeros(0, np.int64),
                                   np.zeros(0, np.int64))  # fmt: skip
-        self._row_bodies = kernels.Bodies(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0))
+        self._row_bodies = pair_pass.Bodies(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0))
         self._row_family = np.zeros(0, np.int64)
         self._row_rules = None  # (rules, build, per-unit rule arrays in row order)
         self._flock = np.zeros(0, dtype=np.bool_)
@@ -189,12 +189,12 @@ class Steerer:
         self._outputs = OutputSets(int(value))
 
     @property
-    def box(self) -> kernels.Box:
+    def box(self) -> pair_pass.Box:
         """The world the passes see: its size (w, h), world units, and whether it wraps."""
         return self._box
 
     @property
-    def rows(self) -> kernels.Rows:
+    def rows(self) -> pair_pass.Rows:
         """The candidate rows of the last :meth:`pairs`: the AI units renumbered in cell order
         (``unit`` (N_ai,): the unit of each row), each row's candidate partners (``ptr``
         (N_ai + 1,), ``nbr``, unit numbers, ascending within a row). Rewritten by the next
@@ -202,13 +202,13 @@ class Steerer:
         return self._rows
 
     @property
-    def sums(self) -> kernels.PairSums:
+    def sums(self) -> pair_pass.PairSums:
         """The pair pass's sums of the last :meth:`pairs`, per unit in the units' own
         numbering (AI units' rows; ``flock`` (len(rows.nbr),) bool: which candidate of each
         row flocked), read-only views of the buffers the next :meth:`pairs` rewrites."""
-        return kernels.PairSums(*(_read_only(a) for a in self._sums()))
+        return pair_pass.PairSums(*(_read_only(a) for a in self._sums()))
 
-    def pair_rules(self, rules, flock_key=None) -> kernels.PairRules:
+    def pair_rules(self, rules, flock_key=None) -> pair_pass.PairRules:
         """The pair pass's per-unit inputs under ``rules`` in the units' own numbering (AI
         units): flock keys (``flock_key`` (N,) or the families), view, separation and leader
         radii, lengths (world units), the search radius and the view cone. The pass itself
@@ -216,7 +216,7 @@ class Steerer:
         gives the same sums, bit for bit."""
         (view_r, sep_r, lead_r), search, _ = self._geometry(rules)
         family = self._family if flock_key is None else np.ascontiguousarray(flock_key, np.int64)
-        return kernels.PairRules(
+        return pair_pass.PairRules(
             family, view_r, sep_r, lead_r, self.units.length, search, VIEW_CODES[rules.view],
             rules.back_view_angle_factor, rules.front_view_angle_factor,
         )  # fmt: skip
@@ -231,7 +231,7 @@ class Steerer:
         if len(obs) == 0:
             clear = clearmap.ClearMap(np.zeros(1, np.bool_), np.zeros(2), np.ones(2),
                                       np.ones(2, np.int64), self._wrap)  # fmt: skip
-            grid = unit_kernel.ObstacleGrid(self._obs, np.zeros(2, np.int64),
+            grid = unit_pass.ObstacleGrid(self._obs, np.zeros(2, np.int64),
                                             np.zeros(0, np.int64), np.zeros(2), np.ones(2),
                                             np.ones(2, np.int64), clear)  # fmt: skip
             self._grid = (np.inf, grid)
@@ -252,16 +252,16 @@ class Steerer:
         touch = float(touch_distance(u).max()) if u.n else 0.0
         far = clearmap.reach(feeler, float(obs[:, 2].max()), clearance, touch)
         clear = clearmap.build(centres, far, self._size, self._wrap)
-        grid = unit_kernel.ObstacleGrid(self._obs, start, items, np.array([ox, oy]),
+        grid = unit_pass.ObstacleGrid(self._obs, start, items, np.array([ox, oy]),
                                         np.array([sx, sy]), np.array([ncx, ncy], np.int64),
                                         clear)  # fmt: skip
         self._grid = (reach, grid)
         return grid
 
-    def _sums(self) -> kernels.PairSums:
+    def _sums(self) -> pair_pass.PairSums:
         """The rule sums' buffers (a new bundle only when the flock mask was reallocated)."""
         if self._sums_bundle is None or self._sums_bundle.flock is not self._flock:
-            self._sums_bundle = kernels.PairSums(self._coh, self._ali, self._cnt, self._sep,
+            self._sums_bundle = pair_pass.PairSums(self._coh, self._ali, self._cnt, self._sep,
                                                  self._nf, self._flock, self._gap,
                                                  self._nn)  # fmt: skip
         return self._sums_bundle
@@ -274,14 +274,14 @@ class Steerer:
         ptr, nbr, order = self.verlet.ordered_rows(pos_ai, search, self.world.box)
         if self._rows_built != self.verlet.builds:
             n_ai = self.units.n_ai
-            self._rows = kernels.Rows(ptr, nbr, order)
+            self._rows = pair_pass.Rows(ptr, nbr, order)
             self._flock = np.zeros(len(self._rows.nbr), dtype=np.bool_)
-            self._row_bodies = kernels.Bodies(np.empty((n_ai, 2)), np.empty((n_ai, 2)),
+            self._row_bodies = pair_pass.Bodies(np.empty((n_ai, 2)), np.empty((n_ai, 2)),
                                               np.empty(n_ai))  # fmt: skip
             self._row_family = np.empty(n_ai, np.int64)
             self._rows_built = self.verlet.builds
 
-    def _pair_pass(self, bodies: kernels.Bodies, rules, family, radii_, search: float) -> None:
+    def _pair_pass(self, bodies: pair_pass.Bodies, rules, family, radii_, search: float) -> None:
         """The pair pass over the candidate rows: fills the rule sums."""
         order = self._rows.unit
         cached = self._row_rules
@@ -291,12 +291,12 @@ class Steerer:
             cached = self._row_rules = (rules, self._rows_built, per_unit)
         view_r, sep_r, lead_r, length = cached[2]
         gather, pairs = (
-            (kernels.gather_rows, kernels.pair_pass)
+            (pair_pass.gather_rows, pair_pass.pair_pass)
             if self.parallel
-            else (kernels.gather_rows_serial, kernels.pair_pass_serial)
+            else (pair_pass.gather_rows_serial, pair_pass.pair_pass_serial)
         )  # looked up each call: a profiler may wrap them in their module
         gather(order, bodies, family, self._row_bodies, self._row_family)
-        pair_rules = kernels.PairRules(
+        pair_rules = pair_pass.PairRules(
             self._row_family, view_r, sep_r, lead_r, length, search, VIEW_CODES[rules.view],
             rules.back_view_angle_factor, rules.front_view_angle_factor,
         )  # fmt: skip
@@ -304,7 +304,7 @@ class Steerer:
 
     def _unit_bundles(
         self, rules, roles, wall_feeler, behaviours: bool = False
-    ) -> tuple[unit_kernel.UnitRules, unit_kernel.Weights]:
+    ) -> tuple[unit_pass.UnitRules, unit_pass.Weights]:
         """The unit pass's rules and weights, made again only when the rules, roles, wall
         feelers or whether behaviours steer change (saves building them every tick)."""
         cached = self._unit_cache
@@ -313,11 +313,11 @@ class Steerer:
             return cached[1]
         u, wt = self.units, rules.weights
         bundles = (
-            unit_kernel.UnitRules(u.n_ai, u.has_player, roles, u.length, u.width,
+            unit_pass.UnitRules(u.n_ai, u.has_player, roles, u.length, u.width,
                                   touch_distance(u), rules.feeler_factor, wall_feeler,
                                   rules.flocking, rules.chase, rules.avoidance, self.world.walls,
                                   behaviours, self._behaviour_force),
-            unit_kernel.Weights(rules.steering_force, wt.cohesion, wt.alignment, wt.separation,
+            unit_pass.Weights(rules.steering_force, wt.cohesion, wt.alignment, wt.separation,
                                 wt.chase, wt.avoidance),
         )  # fmt: skip
         self._unit_cache = (inputs, bundles)
@@ -343,7 +343,7 @@ class Steerer:
         self._geometry_cache = (rules, geometry)
         return geometry
 
-    def _every_cell(self, grid: unit_kernel.ObstacleGrid) -> unit_kernel.ObstacleGrid:
+    def _every_cell(self, grid: unit_pass.ObstacleGrid) -> unit_pass.ObstacleGrid:
         """``grid`` with every cell of its clear map marked (no unit skips its search)."""
         if self._unmapped is None or self._unmapped[0] is not grid:
             marked = np.ones_like(grid.clear.marked)
@@ -352,7 +352,7 @@ class Steerer:
 
     def obstacle_grid(self, rules):
         """The obstacle grid the unit pass searches under ``rules``
-        (:class:`~.unit_kernel.ObstacleGrid`, built on first use)."""
+        (:class:`~.unit_pass.ObstacleGrid`, built on first use)."""
         return self._geometry(rules)[2]
 
     def __call__(
@@ -388,7 +388,7 @@ class Steerer:
         pos = np.ascontiguousarray(st.pos[:n_ai])
         self._update_rows(pos, search)
         t1 = time.perf_counter()
-        bodies_ai = kernels.Bodies(pos, np.ascontiguousarray(st.vel[:n_ai]), st.angle)
+        bodies_ai = pair_pass.Bodies(pos, np.ascontiguousarray(st.vel[:n_ai]), st.angle)
         self._pair_pass(bodies_ai, rules, family, radii_, search)
         t2 = time.perf_counter()
         self._last = (pos, search)
@@ -435,10 +435,10 @@ class Steerer:
         unit_rules, weights = self._unit_bundles(
             rules, roles, wall_feeler, behaviour_force is not None
         )
-        unit_pass = unit_kernel.unit_pass if self.parallel else unit_kernel.unit_pass_serial
-        unit_pass(
-            kernels.Bodies(pos, vel, st.angle), self._sums(), unit_rules, weights, grid,
-            self._box, unit_kernel.UnitOut(out.force, out.heading, out.leader,
+        kernel = unit_pass.unit_pass if self.parallel else unit_pass.unit_pass_serial
+        kernel(
+            pair_pass.Bodies(pos, vel, st.angle), self._sums(), unit_rules, weights, grid,
+            self._box, unit_pass.UnitOut(out.force, out.heading, out.leader,
             out.feeler_end, out.target, out.felt), self._scratch, self.trig,
         )  # fmt: skip
         t2 = time.perf_counter()

@@ -18,8 +18,8 @@ EPS = 1e-9
 
 # atan(t) ~ t * P(t^2) on [0, 1], P fitted by least squares on Chebyshev nodes (degree 12 in
 # t^2), highest power first: at most 7.1e-12 rad from atan (measured on 2,000,001 points). The
-# kernels evaluate the same polynomial in the same order (``unit_kernel._angle``): change both
-# together, and touch unit_kernel.py (numba's cache does not watch this file).
+# kernels evaluate the same polynomial in the same order (``unit_pass._angle``): change both
+# together, and touch unit_pass.py (numba's cache does not watch this file).
 ATAN_POLY = (
     0.00043016497045755386, -0.00326148709282279, 0.011602326005231589, -0.026271578455607597,
     0.04390287226974124, -0.0603854866703432, 0.07502231452892374, -0.09051137272845908,

@@ -4,7 +4,7 @@ gives the same bits with it as with every cell marked (the search run for every 
 import numpy as np
 import pytest
 
-from rigidflock.model.steering import clearmap, unit_kernel
+from rigidflock.model.steering import clearmap, unit_pass
 from rigidflock.model.torus import min_image
 from rigidflock.sim import Simulation
 from tests.sim.test_forests import FOREST  # 30 units in a forest of 30 trees
@@ -54,4 +54,4 @@ def test_the_unit_pass_is_the_same_with_or_without_the_map(scene_from, bounds):
         skipped += sum(clearmap.is_clear.py_func(x, y, c.marked, layout, c.wrap)
                        for x, y in sim.state.pos)  # fmt: skip
     assert skipped > 0
-    assert isinstance(grid, unit_kernel.ObstacleGrid)
+    assert isinstance(grid, unit_pass.ObstacleGrid)

@@ -86,7 +86,7 @@ def test_units_without_neighbours_get_no_force():
 def test_angle_between_is_atan2_within_its_bound_and_the_kernel_gives_its_bits():
     """The turn term's angle: atan2(|cross|, dot) by a polynomial (fitted within 7.1e-12 rad);
     the compiled twin evaluates the same operations, so the same bits."""
-    from rigidflock.model.steering.unit_kernel import _angle
+    from rigidflock.model.steering.unit_pass import _angle
 
     rng = np.random.default_rng(5)
     cross = np.concatenate([rng.normal(size=20000) * 10.0 ** rng.integers(-8, 4, 20000),

@@ -78,14 +78,14 @@ def test_the_world_size_chooses_the_kernels(scene_from):
 PROBE = """
 import json, sys
 from rigidflock import Simulation
-from rigidflock.model.steering import cells, kernels, unit_kernel
+from rigidflock.model.steering import cells, pair_pass, unit_pass
 from rigidflock.rts import assignment, sight, slots
 from rigidflock.runs.warmup import warm_up
 warm_up(Simulation(sys.argv[1]).scene)
 kinds = {
-    "parallel": [kernels.pair_pass, kernels.gather_rows, unit_kernel.unit_pass,
+    "parallel": [pair_pass.pair_pass, pair_pass.gather_rows, unit_pass.unit_pass,
                  cells.ordered_rows],
-    "serial": [kernels.pair_pass_serial, unit_kernel.unit_pass_serial],
+    "serial": [pair_pass.pair_pass_serial, unit_pass.unit_pass_serial],
     "orders": [assignment.auction, sight.sees_kernel, slots.slot_cost],
 }
 print(json.dumps({k: sum(len(d.signatures) for d in v) for k, v in kinds.items()}))

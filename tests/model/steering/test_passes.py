@@ -1,10 +1,10 @@
-"""The compiled passes (kernels.py: the pair pass; unit_kernel.py: the unit pass) against the
+"""The compiled passes (pair_pass.py: the pair pass; unit_pass.py: the unit pass) against the
 numpy definitions of the rules, per view and seed, and their argument bundles."""
 
 import numpy as np
 import pytest
 
-from rigidflock.model.steering import kernels, unit_kernel
+from rigidflock.model.steering import pair_pass, unit_pass
 from rigidflock.model.steering.blend import World
 from rigidflock.model.steering.reference import steer_reference
 from rigidflock.sim import Simulation
@@ -94,7 +94,7 @@ def test_kernel_signatures_stay_short():
     """Named bundles instead of dozens of positional arguments."""
     import inspect
 
-    for kernel in (kernels.pair_pass, unit_kernel.unit_pass):
+    for kernel in (pair_pass.pair_pass, unit_pass.unit_pass):
         assert len(inspect.signature(kernel.py_func).parameters) <= 12
 
 
@@ -122,11 +122,11 @@ def test_renumbered_rows_give_the_same_sums_bit_for_bit(scene_from, seed):
     ptr, nbr = cells.to_rows(
         *pairs_cells(verlet.reference, pair_rules.search_r + verlet.skin, sim.box), n_ai
     )
-    sums = kernels.PairSums(*(np.zeros_like(a) for a in steerer.sums))
+    sums = pair_pass.PairSums(*(np.zeros_like(a) for a in steerer.sums))
     sums.gap[:] = np.inf  # the player's row (no pair pass) stays inf
-    kernels.pair_pass(
-        kernels.Rows(ptr, nbr, np.arange(n_ai)),
-        kernels.Bodies(st.pos[:n_ai].copy(), st.vel[:n_ai].copy(), st.angle),
+    pair_pass.pair_pass(
+        pair_pass.Rows(ptr, nbr, np.arange(n_ai)),
+        pair_pass.Bodies(st.pos[:n_ai].copy(), st.vel[:n_ai].copy(), st.angle),
         pair_rules, steerer.box, sums, np.full((sim.units.n, 3), np.nan),
     )  # fmt: skip
     for name, got in renumbered.items():

@@ -1,5 +1,5 @@
 """Compiled kernels (numba) for the per-tick hot path, part one: the row gathering and the pair
-pass, and the bundles both passes take (the unit pass is in ``unit_kernel``).
+pass, and the bundles both passes take (the unit pass is in ``unit_pass``).
 
 The numpy functions in ``flocking.py`` and ``view.py`` (put together by
 ``reference.steer_reference``) are the reference definitions; the pair pass computes the same

@@ -1,17 +1,17 @@
 """Compiled kernels (numba) for the per-tick hot path, part two: the unit pass, and the bundles
-only it takes (the row gathering and the pair pass are in ``kernels``).
+only it takes (the row gathering and the pair pass are in ``pair_pass``).
 
-Per unit, from the pair pass's sums (:class:`~.kernels.PairSums`): heading, the blended
+Per unit, from the pair pass's sums (:class:`~.pair_pass.PairSums`): heading, the blended
 flocking terms, the leader flag, the chase or intercept, and the feelers against obstacles and
 walls (their helpers in ``avoidance_kernels``). The numpy functions in ``flocking.py``,
 ``pursuit.py``, ``avoidance.py`` and ``reference.blend_terms`` are the reference definitions; this
 kernel computes the same quantities in one pass over the units (and nearby obstacles) without
 numpy temporaries. Tests compare the two. Arguments come in named bundles (``typing.NamedTuple``
-s of arrays and scalars, which numba takes apart by attribute): :class:`~.kernels.Bodies` and
-:class:`~.kernels.Box` from ``kernels``, and here :class:`UnitRules`, :class:`Weights`,
+s of arrays and scalars, which numba takes apart by attribute): :class:`~.pair_pass.Bodies` and
+:class:`~.pair_pass.Box` from ``pair_pass``, and here :class:`UnitRules`, :class:`Weights`,
 :class:`ObstacleGrid` and the results :class:`UnitOut`. The small helpers are inlined into the
 loop. The kernel is compiled on first use and cached on disk (``cache=True``). Numba's cache
-watches this file only, not the helpers inlined from ``kernels``, ``torus``, ``cells``,
+watches this file only, not the helpers inlined from ``pair_pass``, ``torus``, ``cells``,
 ``clearmap`` or ``avoidance_kernels``: :mod:`rigidflock.kernel_cache` keys the cache directory
 by every module of the package, so an edit to any of them compiles the kernel again.
 """
@@ -40,7 +40,7 @@ from rigidflock.model.steering.avoidance_kernels import (
 from rigidflock.model.steering.cells import cell_offsets
 from rigidflock.model.steering.clearmap import ClearMap, is_clear
 from rigidflock.model.steering.flocking import ATAN_POLY
-from rigidflock.model.steering.kernels import _side
+from rigidflock.model.steering.pair_pass import _side
 from rigidflock.model.steering.serial import serial_twin
 from rigidflock.model.torus import min_image_2d
 
@@ -197,10 +197,11 @@ def _aim(offset, vel_u, vel_p, intercept):
 
 @nb.njit(cache=True, nogil=True, parallel=True)
 def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
-    """Per unit: heading, blended flocking terms (``sums`` from :func:`~.kernels.pair_pass`), leader
-    flag, chase/intercept, feelers against obstacles (through ``grid``) and walls; results into
-    ``out`` (:class:`UnitOut`). ``scratch``: (N, 9) int64 work space; ``trig``: the cos/sin
-    cache of :func:`~.kernels.pair_pass` (filled here for units it has not seen).
+    """Per unit: heading, blended flocking terms (``sums`` from
+    :func:`~.pair_pass.pair_pass`), leader flag, chase/intercept, feelers against obstacles
+    (through ``grid``) and walls; results into ``out`` (:class:`UnitOut`). ``scratch``: (N, 9)
+    int64 work space; ``trig``: the cos/sin cache of :func:`~.pair_pass.pair_pass` (filled here
+    for units it has not seen).
 
     Mirrors ``reference.blend_terms`` and ``avoidance`` (the numpy definitions)."""
     pos, vel, angle = bodies.pos, bodies.vel, bodies.angle
@@ -222,7 +223,7 @@ def unit_pass(bodies, sums, rules, weights, grid, box, out, scratch, trig):
                     grid.clear.cell[1], grid.clear.shape[0], grid.clear.shape[1])  # fmt: skip
     w, h, wrap = box.w, box.h, box.wrap
     offx, offy = cell_offsets(ncx, wrap), cell_offsets(ncy, wrap)
-    force = out.force  # outputs: one plain assignment each (see ``kernels``)
+    force = out.force  # outputs: one plain assignment each (see ``pair_pass``)
     heading = out.heading
     leader = out.leader
     feeler_end = out.feeler_end
