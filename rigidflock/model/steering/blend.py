@@ -29,20 +29,19 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from rigidflock.model import torus
 from rigidflock.model.state import (
     State,
     Units,
 )
 from rigidflock.model.steering import (
     avoidance,
-    cells,
     clearmap,
     pair_pass,
     unit_pass,
 )
 from rigidflock.model.steering.decision import OutputSets, Steering, copy_mask
 from rigidflock.model.steering.neighbours import VerletPairs
+from rigidflock.model.steering.obstacle_grid import obstacle_grid
 from rigidflock.model.steering.threads import ThreadPolicy
 from rigidflock.model.steering.view import VIEW_CODES
 
@@ -222,40 +221,19 @@ class Steerer:
         )  # fmt: skip
 
     def _obstacle_grid_for(self, reach: float, feeler: float):
-        """A static cell grid of obstacle centres with cells at least ``reach`` wide and its
-        clear map for feelers up to ``feeler`` long (built once, again only if the feeler reach
-        grows)."""
+        """The obstacle grid for cells at least ``reach`` wide and feelers up to ``feeler`` long
+        (:func:`~.obstacle_grid.obstacle_grid`; built once, again only if the reach grows)."""
         if self._grid is not None and self._grid[0] >= reach:
             return self._grid[1]
-        obs = self.world.obstacles
-        if len(obs) == 0:
-            clear = clearmap.ClearMap(np.zeros(1, np.bool_), np.zeros(2), np.ones(2),
-                                      np.ones(2, np.int64), self._wrap)  # fmt: skip
-            grid = unit_pass.ObstacleGrid(self._obs, np.zeros(2, np.int64),
-                                            np.zeros(0, np.int64), np.zeros(2), np.ones(2),
-                                            np.ones(2, np.int64), clear)  # fmt: skip
-            self._grid = (np.inf, grid)
-            return grid
-        centres = np.ascontiguousarray(obs[:, :2])
-        if self._wrap:
-            centres = torus.fold(centres, self.world.box)
-            ox, oy, (ex, ey) = 0.0, 0.0, self._size
-        else:
-            ox, oy = centres.min(axis=0)
-            ex, ey = np.ptp(centres, axis=0) + 1e-9
-        ncx, ncy = cells.grid_shape(ex, ey, reach, len(obs))
-        sx, sy = ex / ncx, ey / ncy
-        _, start, items = cells.bin_points(centres, ox, oy, sx, sy, ncx, ncy)
-        # reach bounds the feeler and span tests; the contact and guard reach a touch further
-        u = self.units
-        clearance = float((u.width / 2 + u.length / 2).max()) if u.n else 0.0
-        touch = float(touch_distance(u).max()) if u.n else 0.0
-        far = clearmap.reach(feeler, float(obs[:, 2].max()), clearance, touch)
-        clear = clearmap.build(centres, far, self._size, self._wrap)
-        grid = unit_pass.ObstacleGrid(self._obs, start, items, np.array([ox, oy]),
-                                        np.array([sx, sy]), np.array([ncx, ncy], np.int64),
-                                        clear)  # fmt: skip
-        self._grid = (reach, grid)
+        obs, u = self.world.obstacles, self.units
+        far = 0.0
+        if len(obs):
+            # reach bounds the feeler and span tests; the contact and guard reach a touch further
+            clearance = float((u.width / 2 + u.length / 2).max()) if u.n else 0.0
+            touch = float(touch_distance(u).max()) if u.n else 0.0
+            far = clearmap.reach(feeler, float(obs[:, 2].max()), clearance, touch)
+        grid = obstacle_grid(self._obs, self.world.box, self._size, reach, far)
+        self._grid = (reach if len(obs) else np.inf, grid)
         return grid
 
     def _sums(self) -> pair_pass.PairSums:
