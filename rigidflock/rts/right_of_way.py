@@ -15,11 +15,13 @@ door:
 - right of way (:func:`has_right_of_way`): the group with more members in the narrow way, then
   the one with more through the meeting point, then the one with more still to come (fewer
   units wait), then the older order;
-- yielding (:func:`start_yield`, :func:`end_yields`, :func:`yield_throttle`): the other
-  group's members not yet through the point wait in a queue from ``WAIT_BACK`` lengths off it,
-  backing out to their places from nearer, stern first back along their path and ``ASIDE`` to
-  its right (:func:`back_target`; those coming up keep as far right); the group with the right
-  of way waits short of the point while a yielding unit is still in the door
+- yielding (:func:`start_yield`, :func:`end_yields`, :func:`yielding_members`): the other
+  group's members not yet through the point wait in a queue beside the way, not on it
+  (:func:`queue`, :func:`wait_places`): each at its own place from ``WAIT_BACK`` lengths back
+  from the point along the route and ``ASIDE`` lengths to the side it comes up on, steering at
+  it and braking to stop there (:func:`yield_throttle`), backing out to it from nearer the
+  door, stern first back along their path and to that side (:func:`back_target`); the group
+  with the right of way waits short of the point while a yielding unit is still in the door
   (:func:`door_taken`) and does not keep right of them near it (which pressed its units into
   the door's jamb); the yield ends once no unit of the group with the right of way is still to
   come through the point from within ``YIELD_NEAR`` lengths of it nor less than ``CLEAR_OF``
@@ -58,16 +60,20 @@ CLEAR_OF = 2.5
 # of the door (on seeds 1-48 of doorway_two_way, 1.5 against 2.5: the slowest run 0.85 of its
 # limit instead of 0.92, the median 0.70 instead of 0.72; 1.0 and 0.5 were no better)
 CLEAR_AHEAD = 1.5
-# the yielding group's queue: the nearest waits WAIT_BACK lengths off the meeting point (the
-# door is half a length thick; the other group's unit is clear of it a length and a half past
-# the point), each next one WAIT_SPACING farther, ASIDE to the right of its route; farther back
-# and the yielding group takes too long to come through once the door is free (2.5 and 1.5
-# lengths left doorway_two_way a second or two over its limit on some seeds of 1-16)
+# the yielding group's queue: the nearest waits WAIT_BACK lengths back from the meeting point
+# along the route (the door is half a length thick; the other group's unit is clear of it a
+# length and a half past the point), each next one WAIT_SPACING farther; farther back and the
+# yielding group takes too long to come through once the door is free (2.5 and 1.5 lengths left
+# doorway_two_way a second or two over its limit on some seeds of 1-16)
 WAIT_BACK = 2.0
 WAIT_SPACING = 1.25
-# lengths to the right of the route (the other group comes out of the door to its left, keeping
-# right): the yielding units wait beside the way, not on it
+# lengths beside the route the queue waits, off the way the other group comes out of the door
+# (on the route, or a length off it, the other group's last units threaded through the queue:
+# doorway_two_way with the 10 kg unit, seeds 1-24, the slowest 0.81 of its limit; at 1.5 L,
+# 0.71; at 2 L, 0.78: from farther aside the units come back onto the door's jamb)
 ASIDE = 1.5
+# lengths left of the route a unit comes up from to wait on the left: crossing the way to a place
+# on the right stood in it (to the right only, 1.5 L: slowest 0.76; 2 L: 0.92)
 LEFT_OF = 1.0
 DIRECTION_CELLS = 4  # path points back from the meeting point the queue's direction is taken over
 BRAKE_SHARE = 0.75  # of full thrust / mass: the deceleration a yielding unit plans to stop at
