@@ -67,7 +67,12 @@ def main(argv: list[str] | None = None) -> int:
         after = after.stdout.strip()
     before_scored = json.loads(Path(a.scored_before).read_text())
     data = {
-        "before": {"commit": a.before_commit, "scored_commit": before_scored.get("commit")},
+        "before": {
+            "commit": a.before_commit,
+            "scored_commit": (
+                before_scored.get("commit") if isinstance(before_scored, dict) else None
+            ),
+        },
         "after": {"commit": after},
         "scored": {"before": _rows(a.scored_before), "after": _rows(a.scored_after)},
         "scenes": {
