@@ -1,15 +1,14 @@
 """The before/after figures of the validation page ``docs/validation/before_after.md``.
 
-    python tools/before_after_json.py --before-commit f2ec477 --after-commit HEAD \\
-        --scored-before docs/results/scenarios.json --scored-after after.json \\
-        --scenes-before DIR --scenes-after DIR --seeds runs.jsonl
+    python tools/before_after_json.py --before-commit fd0567a --after-commit HEAD \\
+        --scored-before before.json --scored-after after.json \\
+        --scenes-before DIR --scenes-after DIR --seeds runs.jsonl --seeds-before before.jsonl
 
 Collects, into docs/results/before_after.json: the scored suite on each scene's own seed
-(``rigidflock score --json``: before, the recorded docs/results/scenarios.json, whose
-``results`` it reads; after, a fresh run), the bundled RTS scenes' run metrics (``rigidflock run
-SCENE --metrics DIR/scene_LABEL_SCENE.json``, LABEL before or after), and the crossing and
-doorway scenarios on more seeds (one ``run_scenario`` row as JSON a line, with its ``mass``:
-"scene" or "10 kg"). ``python docs/generate.py`` makes the page.
+(``rigidflock score --json``, whose ``results`` it reads, of each model), the bundled RTS
+scenes' run metrics (``rigidflock run SCENE --metrics DIR/scene_LABEL_SCENE.json``, LABEL before
+or after), and scenarios on more seeds after and before (one ``run_scenario`` row as JSON a
+line, with its ``mass``: "scene" or "10 kg"). ``python docs/generate.py`` makes the page.
 """
 
 from __future__ import annotations
@@ -28,6 +27,10 @@ SCENES = ("rts_crossing", "rts_maze", "rts_doorway", "rts_chokepoint")
 def _rows(path: str) -> list[dict]:
     data = json.loads(Path(path).read_text())
     return data["results"] if isinstance(data, dict) else data
+
+
+def _lines(path: str) -> list[dict]:
+    return [json.loads(line) for line in Path(path).read_text().splitlines() if line]
 
 
 def _scene(folder: str, label: str, name: str) -> dict:
@@ -55,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenes-before", required=True)
     p.add_argument("--scenes-after", required=True)
     p.add_argument("--seeds", required=True)
-    p.add_argument("--seeds-before", help="rigidflock score --seeds JSON of the model before")
+    p.add_argument("--seeds-before", help="the same rows as --seeds, of the model before")
     a = p.parse_args(argv)
     after = a.after_commit
     if after == "HEAD":
@@ -64,15 +67,20 @@ def main(argv: list[str] | None = None) -> int:
         after = after.stdout.strip()
     before_scored = json.loads(Path(a.scored_before).read_text())
     data = {
-        "before": {"commit": a.before_commit, "scored_commit": before_scored.get("commit")},
+        "before": {
+            "commit": a.before_commit,
+            "scored_commit": (
+                before_scored.get("commit") if isinstance(before_scored, dict) else None
+            ),
+        },
         "after": {"commit": after},
         "scored": {"before": _rows(a.scored_before), "after": _rows(a.scored_after)},
         "scenes": {
             "before": [_scene(a.scenes_before, "before", s) for s in SCENES],
             "after": [_scene(a.scenes_after, "after", s) for s in SCENES],
         },
-        "seeds": [json.loads(line) for line in Path(a.seeds).read_text().splitlines() if line],
-        "seeds_before": _rows(a.seeds_before) if a.seeds_before else [],
+        "seeds": _lines(a.seeds),
+        "seeds_before": _lines(a.seeds_before) if a.seeds_before else [],
     }
     OUT.write_text(json.dumps(data, indent=1) + "\n")
     print(f"{OUT.relative_to(ROOT)}: written")

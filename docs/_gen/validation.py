@@ -686,12 +686,12 @@ def index_page() -> str:
     )
     rows.append(
         [
-            "[Model 21 against model 20](before_after.md)",
+            "[Model 22 against model 21](before_after.md)",
             "see the page",
             "`python tools/before_after_json.py`",
             "",
-            "the scored suite and the bundled RTS scenes before and after; crossings and the "
-            "two-way door on more seeds",
+            "the scored suite and the bundled RTS scenes before and after; the two-way door "
+            "on seeds 1-24 with both masses",
         ]
     )
     return page(

@@ -45,7 +45,12 @@ from rigidflock.rts.rules.flock_share import cut_off, formation_alone
 from rigidflock.rts.rules.follow_path import descend_target, follow_path, path_target
 from rigidflock.rts.rules.passing import oncoming_ahead, pass_on_the_right
 from rigidflock.rts.rules.precedence import AIM, DRIVE
-from rigidflock.rts.rules.yielding import back_out_of_door, hold_for_door, wait_at_door
+from rigidflock.rts.rules.yielding import (
+    back_out_of_door,
+    hold_for_door,
+    wait_at_door,
+    wait_beside_the_way,
+)
 from rigidflock.rts.slots import deal_slots, move_up
 from rigidflock.rts.turn_speed import order_turn_rate
 from rigidflock.scene import NavigationSpec
@@ -85,6 +90,8 @@ class Situation:
     held: np.ndarray  # bool: yielding, not through the meeting point
     backing: np.ndarray  # bool: yielding, backing out of the door (among the held)
     wait_throttle: np.ndarray | None  # unclipped throttle of the yielding (None: not yielding)
+    wait_place: np.ndarray | None  # (m, 2) places in the yielding queue (None: not yielding)
+    wait_aside: np.ndarray | None  # world units right of the route each waits (None: as above)
     cruise: np.ndarray  # cruise speed, world units / s
 
 
@@ -111,16 +118,16 @@ def situation(
     approach = near | close
     head_on = np.zeros(len(idx), dtype=bool) if oncoming is None else oncoming
     held = backing = np.zeros(len(idx), dtype=bool)
-    wait_throttle = None
+    wait_throttle = wait_place = wait_aside = None
     cruise_speed = units.cruise_speed[idx]
     if g.yield_to >= 0:  # waiting for another group to come through (:mod:`.right_of_way`)
         accel = units.thrust[idx] / units.mass[idx]
-        held, backing, wait_throttle = yielding_members(
-            g, grid, cells, body.pos, body.v_fwd, L, cruise_speed, accel
-        )
+        q = yielding_members(g, grid, cells, body.pos, body.v_fwd, L, cruise_speed, accel)
+        held, backing, wait_throttle, wait_place, wait_aside = q
     return Situation(
         body, L, cells, to_go, close, to_slot, d_slot, near, approach, head_on,
-        head_on & ~approach, held, backing, wait_throttle, cruise_speed,
+        head_on & ~approach, held, backing, wait_throttle, wait_place, wait_aside,
+        cruise_speed,
     )  # fmt: skip
 
 
@@ -155,7 +162,9 @@ def drive_claims(
     )  # fmt: skip
     stern = None
     if s.backing.any():
-        stern = force_scale * stern_steer(g, b.pos, b.fwd, b.left, L, nav.lookahead, grid)
+        stern = force_scale * stern_steer(
+            g, b.pos, b.fwd, b.left, s.wait_aside, nav.lookahead, grid
+        )
     mass, drag_k, thrust = units.mass[idx], units.drag_k[idx], units.thrust[idx]
     crossing_now = np.zeros(len(idx), dtype=bool) if crossing is None else crossing & ~s.approach
     return {
@@ -250,9 +259,8 @@ def control_group(
     )
     aims = {
         aim_at_slot: aim_at_slot(s.near, close, b.pos, g.slots, grid.sees),
-        pass_on_the_right: pass_on_the_right(
-            ahead, b.pos, L, units.width[idx], s.meeting, s.held, grid.sees
-        ),
+        wait_beside_the_way: wait_beside_the_way(s.held, s.wait_place, b.pos, grid.sees),
+        pass_on_the_right: pass_on_the_right(ahead, b.pos, units.width[idx], s.meeting, grid.sees),
         follow_path: follow_path(ahead),
     }
     target = decide(aims, AIM, "aim")

@@ -15,11 +15,13 @@ door:
 - right of way (:func:`has_right_of_way`): the group with more members in the narrow way, then
   the one with more through the meeting point, then the one with more still to come (fewer
   units wait), then the older order;
-- yielding (:func:`start_yield`, :func:`end_yields`, :func:`yield_throttle`): the other
-  group's members not yet through the point wait in a queue from ``WAIT_BACK`` lengths off it,
-  backing out to their places from nearer, stern first back along their path and ``ASIDE`` to
-  its right (:func:`back_target`; those coming up keep as far right); the group with the right
-  of way waits short of the point while a yielding unit is still in the door
+- yielding (:func:`start_yield`, :func:`end_yields`, :func:`yielding_members`): the other
+  group's members not yet through the point wait in a queue beside the way, not on it
+  (:func:`queue`, :func:`wait_places`): each at its own place from ``WAIT_BACK`` lengths back
+  from the point along the route and ``ASIDE`` lengths to the side it comes up on, steering at
+  it and braking to stop there (:func:`yield_throttle`), backing out to it from nearer the
+  door, stern first back along their path and to that side (:func:`back_target`); the group
+  with the right of way waits short of the point while a yielding unit is still in the door
   (:func:`door_taken`) and does not keep right of them near it (which pressed its units into
   the door's jamb); the yield ends once no unit of the group with the right of way is still to
   come through the point from within ``YIELD_NEAR`` lengths of it nor less than ``CLEAR_OF``
@@ -32,6 +34,8 @@ over groups.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from scipy.spatial import cKDTree
@@ -56,14 +60,22 @@ CLEAR_OF = 2.5
 # of the door (on seeds 1-48 of doorway_two_way, 1.5 against 2.5: the slowest run 0.85 of its
 # limit instead of 0.92, the median 0.70 instead of 0.72; 1.0 and 0.5 were no better)
 CLEAR_AHEAD = 1.5
-# the yielding group's queue: the nearest waits WAIT_BACK lengths off the meeting point (the
-# door is half a length thick; the other group's unit is clear of it a length and a half past
-# the point), each next one WAIT_SPACING farther, ASIDE to the right of its route; farther back
-# and the yielding group takes too long to come through once the door is free (2.5 and 1.5
-# lengths left doorway_two_way a second or two over its limit on some seeds of 1-16)
+# the yielding group's queue: the nearest waits WAIT_BACK lengths back from the meeting point
+# along the route (the door is half a length thick; the other group's unit is clear of it a
+# length and a half past the point), each next one WAIT_SPACING farther; farther back and the
+# yielding group takes too long to come through once the door is free (2.5 and 1.5 lengths left
+# doorway_two_way a second or two over its limit on some seeds of 1-16)
 WAIT_BACK = 2.0
 WAIT_SPACING = 1.25
-ASIDE = 1.0  # (the other group comes out of the door to its left)
+# lengths beside the route the queue waits, off the way the other group comes out of the door
+# (on the route, or a length off it, the other group's last units threaded through the queue:
+# doorway_two_way with the 10 kg unit, seeds 1-24, the slowest 0.81 of its limit; at 1.5 L,
+# 0.71; at 2 L, 0.78: from farther aside the units come back onto the door's jamb)
+ASIDE = 1.5
+# lengths left of the route a unit comes up from to wait on the left: crossing the way to a place
+# on the right stood in it (to the right only, 1.5 L: slowest 0.76; 2 L: 0.92)
+LEFT_OF = 1.0
+DIRECTION_CELLS = 4  # path points back from the meeting point the queue's direction is taken over
 BRAKE_SHARE = 0.75  # of full thrust / mass: the deceleration a yielding unit plans to stop at
 BRAKE_GAIN = 2.0  # throttle per (speed error / cruise speed) of a yielding unit
 BACK_THROTTLE = -1.0  # throttle of a yielding unit backing out to its place (out of the door)
@@ -74,6 +86,16 @@ DOOR_REACH = 2.0  # unit lengths off the point: the group with the right of way 
 CLEAR = 1.5  # unit lengths: a yielding unit nearer the point than this still takes the door
 YIELD_NEAR = 8.0  # unit lengths: the other group's units this close to the point come first
 YIELD_SECONDS = 20.0  # a yield ends after this long whatever happens (the other group stuck)
+
+
+class Yielding(NamedTuple):
+    """The queue of a yielding group's members this tick, arrays over its members (m,)."""
+
+    held: np.ndarray  # bool: not through the meeting point, waiting
+    backing: np.ndarray  # bool: among the held, backing out toward the door's far side
+    throttle: np.ndarray  # unclipped
+    places: np.ndarray  # (m, 2) where each waits, world units
+    aside: np.ndarray  # world units right of the route each waits (negative: left)
 
 
 def find_standoffs(
@@ -258,41 +280,94 @@ def door_taken(
     return wait
 
 
+def queue(
+    to_go: np.ndarray, at_point: float, off: np.ndarray, length: np.ndarray, arrived: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The queue of a yielding group (arrays (m,)): the members not ``arrived`` nor
+    :func:`through` the meeting point (``to_go`` against ``at_point``, world units, and ``off``
+    it, the straight distance) are held, each at its own place; the k-th nearest's lies
+    ``WAIT_BACK`` + k x ``WAIT_SPACING`` of its ``length`` back from the point along the route
+    (one place for all would have the units behind it hold the first one in the door).
+    Returns (held (m,) bool, back (m,) world units)."""
+    held = ~arrived & ~through(to_go, at_point, off, length)
+    rank = np.empty(len(off), dtype=np.intp)
+    rank[np.argsort(np.where(held, off, np.inf), kind="stable")] = np.arange(len(off))
+    return held, (WAIT_BACK + WAIT_SPACING * rank) * length
+
+
+def route_direction(
+    path: np.ndarray, point: np.ndarray, cells: int = DIRECTION_CELLS
+) -> np.ndarray:
+    """(2,) unit vector: the way ``path`` (K, 2) comes to its point nearest ``point`` (2,), from
+    ``cells`` points before it (from it to as many after, at the path's start): the direction
+    the yielding group's queue lines up along (a route's cells jog in a door; one cell's step
+    can be askew)."""
+    k = int(np.argmin(np.hypot(*(path - point).T)))
+    d = path[k] - path[max(k - cells, 0)] if k > 0 else path[min(cells, len(path) - 1)] - path[0]
+    n = float(np.hypot(*d))
+    return d / n if n > 1e-9 else np.array([1.0, 0.0])
+
+
+def wait_places(
+    point: np.ndarray, direction: np.ndarray, back: np.ndarray, aside: np.ndarray, free
+) -> np.ndarray:
+    """(m, 2) the places a yielding group's members wait at: ``back`` (m,) world units back from
+    the meeting ``point`` (2,) along the route's ``direction`` (2,) (unit vector, toward the
+    point) and ``aside`` (m,) world units to its right (negative: to its left), beside the way
+    the other group comes out of the door, or half that aside, or on the route, whichever first
+    is in line of sight from the point (``free``: ``Grid.sees``): a unit waiting on the route
+    stands in the way of the units it waits for."""
+    right = np.array([direction[1], -direction[0]])
+    on_route = point[None, :] - back[:, None] * direction[None, :]
+    out = on_route.copy()
+    todo = np.ones(len(back), dtype=bool)
+    for share in (1.0, 0.5):  # the farther aside that is in sight wins
+        rows = np.flatnonzero(todo)
+        if len(rows) == 0:
+            break
+        cand = on_route[rows] + (share * aside[rows])[:, None] * right[None, :]
+        ok = free(np.repeat(point[None, :], len(rows), axis=0), cand)
+        out[rows[ok]] = cand[ok]
+        todo[rows[ok]] = False
+    return out
+
+
+def short_of(place: np.ndarray, pos: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    """(m,) world units each unit at ``pos`` (m, 2) is short of its ``place`` (m, 2): the
+    straight distance while the place is still ahead along the route's ``direction`` (2,),
+    else minus how far past it the unit is along the route (nearer the door)."""
+    to = place - pos
+    along = to @ direction
+    return np.where(along >= 0.0, np.hypot(*to.T), along)
+
+
 def yield_throttle(
-    to_go: np.ndarray,
-    at_point: float,
-    off: np.ndarray,
+    short: np.ndarray,
+    held: np.ndarray,
     length: np.ndarray,
-    arrived: np.ndarray,
     group_speed: float,
     cruise: np.ndarray,
     v_fwd: np.ndarray,
     accel: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The members of a yielding group (arrays (m,)): those not ``arrived`` nor :func:`through`
-    the meeting point (``to_go`` against ``at_point``, world units, and ``off`` it, the
-    straight distance) are held, each at its own distance from the point, a queue: the k-th
-    nearest ``WAIT_BACK`` + k x ``WAIT_SPACING`` of its ``length`` (one line for all would have
-    the units behind it hold the first one in the door). Nearer than that a unit backs out at
-    ``BACK_THROTTLE``; farther its wanted speed is the one it can still stop from at
-    ``BRAKE_SHARE`` of its full ``accel`` (thrust / mass, world units / s^2) before its place,
-    at most ``group_speed`` (braking like :func:`~.rules.cruise.cruise_throttle` on the forward
-    speed ``v_fwd`` against ``cruise``, and at full reverse while its forward speed is above
-    that curve); up to half a length over its place it stands (no
-    dithering on it). Returns (held (m,) bool, backing (m,) bool, throttle (m,), unclipped)."""
-    held = ~arrived & ~through(to_go, at_point, off, length)
-    rank = np.empty(len(off), dtype=np.intp)
-    rank[np.argsort(np.where(held, off, np.inf), kind="stable")] = np.arange(len(off))
-    behind = off - (WAIT_BACK + WAIT_SPACING * rank) * length  # world units short of its place
-    stop = np.sqrt(2.0 * BRAKE_SHARE * accel * np.maximum(behind, 0.0))
+) -> tuple[np.ndarray, np.ndarray]:
+    """The throttle of the ``held`` members of a yielding group (arrays (m,)), each ``short``
+    world units short of its place (:func:`short_of`). More than half a ``length`` past it
+    (nearer the door) a unit backs out at ``BACK_THROTTLE``; short of it its wanted speed is
+    the one it can still stop from at ``BRAKE_SHARE`` of its full ``accel`` (thrust / mass,
+    world units / s^2) before its place, at most ``group_speed`` (braking like
+    :func:`~.rules.cruise.cruise_throttle` on the forward speed ``v_fwd`` against ``cruise``,
+    and at full reverse while its forward speed is above that curve); up to half a length
+    past its place it stands (no dithering on it). Returns (backing (m,) bool, throttle (m,),
+    unclipped)."""
+    stop = np.sqrt(2.0 * BRAKE_SHARE * accel * np.maximum(short, 0.0))
     desired = np.minimum(group_speed, stop)
     brake = (desired / cruise) ** 2 + BRAKE_GAIN * (desired - v_fwd) / cruise
     # above the stopping curve, full reverse: the curve plans on BRAKE_SHARE of it, and the
     # gain alone asked far less (-0.21 at the group's speed 15 world units short) and ran the
     # unit on into the door it yields
     brake = np.where(v_fwd > stop, -1.0, brake)
-    backing = held & (behind < -0.5 * length)
-    return held, backing, np.where(backing, BACK_THROTTLE, brake)
+    backing = held & (short < -0.5 * length)
+    return backing, np.where(backing, BACK_THROTTLE, brake)
 
 
 def back_target(
@@ -329,15 +404,25 @@ def yielding_members(
     length: np.ndarray,
     cruise: np.ndarray,
     accel: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`yield_throttle` for the members of ``g``, yielding, standing on ``cells`` (m,) at
+) -> Yielding:
+    """The :class:`Yielding` queue of ``g`` for its members standing on ``cells`` (m,) at
     ``pos`` (m, 2) with forward speed ``v_fwd`` (m,), ``length`` (m,), ``cruise`` (m,) and
-    ``accel`` (m,) (thrust / mass): (held, backing, throttle), arrays (m,)."""
-    at = float(to_go_at(g, grid, g.yield_point)[0])
-    off = np.hypot(*(pos - g.yield_point).T)
-    return yield_throttle(
-        g.plain.dist[cells], at, off, length, g.arrived, g.speed, cruise, v_fwd, accel
+    ``accel`` (m,) (thrust / mass) (:func:`queue`, :func:`wait_places`,
+    :func:`yield_throttle`): each waits ``ASIDE`` of its length to the right of the route, or
+    to its left if it comes up more than ``LEFT_OF`` lengths left of it (crossing the way to
+    the other side would stand in it)."""
+    point = g.yield_point
+    at = float(to_go_at(g, grid, point)[0])
+    off = np.hypot(*(pos - point).T)
+    held, back = queue(g.plain.dist[cells], at, off, length, g.arrived)
+    direction = route_direction(g.path, point)
+    lateral = (pos - point) @ np.array([direction[1], -direction[0]])  # to the route's right
+    aside = np.where(lateral < -LEFT_OF * length, -1.0, 1.0) * ASIDE * length
+    places = wait_places(point, direction, back, aside, grid.sees)
+    backing, throttle = yield_throttle(
+        short_of(places, pos, direction), held, length, g.speed, cruise, v_fwd, accel
     )
+    return Yielding(held, backing, throttle, places, aside)
 
 
 def stern_steer(
@@ -345,13 +430,13 @@ def stern_steer(
     pos: np.ndarray,
     fwd: np.ndarray,
     left: np.ndarray,
-    length: np.ndarray,
+    aside: np.ndarray,
     lookahead: int,
     grid: Grid,
 ) -> np.ndarray:
     """(m,) the steer in [-``BACK_STEER``, ``BACK_STEER``] that turns the bow of each member of
     ``g`` (at ``pos`` (m, 2), bow along ``fwd`` (m, 2), port ``left`` (m, 2)) away from its
-    :func:`back_target` (``ASIDE`` of its ``length`` (m,) right of the path), so that backing
-    it goes there stern first."""
-    back_to = back_target(g.path, g.path_index, pos, lookahead, ASIDE * length, grid.sees)
+    :func:`back_target` (``aside`` (m,) world units right of the path, negative: left; the side
+    it waits on), so that backing it goes there stern first."""
+    back_to = back_target(g.path, g.path_index, pos, lookahead, aside, grid.sees)
     return BACK_STEER * seek_steer(pos - back_to, fwd, left)

@@ -54,7 +54,7 @@ __all__ = ["MODEL_VERSION", "Simulation"]
 # The number of the simulation's behaviour, stored in every recording: bumped whenever a change
 # alters any run's states (the same scene, seed and inputs then give others); ``verify``
 # re-simulates only recordings of this number. docs/changelog.md lists what each one changed.
-MODEL_VERSION = 21
+MODEL_VERSION = 22
 
 
 class Simulation(Inspection, PhysicsStep):

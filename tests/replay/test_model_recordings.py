@@ -1,4 +1,4 @@
-"""Recordings of the current model, kept as files (``tests/fixtures/*_model21.rfr``):
+"""Recordings of the current model, kept as files (``tests/fixtures/*_model22.rfr``):
 re-simulating them gives the stored states integer for integer. A code change that alters a
 run's arithmetic fails here, and must either be undone or bump ``MODEL_VERSION`` and record these
 again: ``rigidflock run SCENE --ticks 120 --seed 1 --record FILE`` for ``aidemo4`` and

@@ -138,46 +138,47 @@ def test_a_standoff_makes_the_group_not_in_the_door_yield_at_the_meeting_point()
 
 
 def test_the_yielding_queue_backs_out_stands_and_closes_up():
-    """Four members of a yielding group, 2, 3, 9 and 30 world units off the meeting point (all
-    still before it by route), standing: the nearest's place is WAIT_BACK lengths off the
-    point (8), each next one WAIT_SPACING lengths farther (13, 18, 23). The first three are
-    nearer than their places by more than half a length and back out at full reverse; the
-    fourth, 7 beyond its place, closes up at the speed it can still stop from. Why 2 lengths
-    for the first: the door is half a length thick and the other group's unit is clear of it a
-    length and a half past the point, so nearer would still block the door; farther (2.5 and
-    1.5 lengths apart) and the yielding group took too long to come through once the door was
-    free (doorway_two_way over its limit on some of seeds 1-16)."""
+    """Four members of a yielding group, 2, 3, 9 and 30 world units off the meeting point along
+    a straight route (all still before it by route), standing: the nearest's place is WAIT_BACK
+    lengths back from the point (8), each next one WAIT_SPACING lengths farther (13, 18, 23).
+    The first three are nearer than their places by more than half a length and back out at
+    full reverse; the fourth, 7 short of its place, closes up at the speed it can still stop
+    from. Why 2 lengths for the first: the door is half a length thick and the other group's
+    unit is clear of it a length and a half past the point, so nearer would still block the
+    door; farther (2.5 and 1.5 lengths apart) and the yielding group took too long to come
+    through once the door was free (doorway_two_way over its limit on some of seeds 1-16)."""
     off = np.array([2.0, 3.0, 9.0, 30.0])
     to_go = 50.0 + off  # before the point by route
     L = np.full(4, L4)
-    held, backing, thr = R.yield_throttle(
-        to_go, 50.0, off, L, np.zeros(4, bool), 7.07, np.full(4, 7.07), np.zeros(4), np.ones(4)
-    )
+    held, back = R.queue(to_go, 50.0, off, L, np.zeros(4, bool))
     assert held.all()
-    np.testing.assert_array_equal(backing, [True, True, True, False])
+    np.testing.assert_allclose(back, [8.0, 13.0, 18.0, 23.0])
     assert (R.WAIT_BACK * L4, R.WAIT_SPACING * L4) == (8.0, 5.0)
+    backing, thr = R.yield_throttle(
+        off - back, held, L, 7.07, np.full(4, 7.07), np.zeros(4), np.ones(4)
+    )
+    np.testing.assert_array_equal(backing, [True, True, True, False])
     np.testing.assert_array_equal(thr[:3], [R.BACK_THROTTLE] * 3)
-    assert thr[3] > 0.5  # 7 world units beyond its place (23): drives on
+    assert thr[3] > 0.5  # 7 world units short of its place (23): drives on
     # at its place, standing: no throttle either way
-    _, backing, thr = R.yield_throttle(
-        np.array([58.0]), 50.0, np.array([8.0]), L[:1], np.zeros(1, bool), 7.07,
-        np.full(1, 7.07), np.zeros(1), np.ones(1),
-    )  # fmt: skip
+    backing, thr = R.yield_throttle(
+        np.zeros(1), np.ones(1, bool), L[:1], 7.07, np.full(1, 7.07), np.zeros(1), np.ones(1)
+    )
     assert not backing[0] and thr[0] == pytest.approx(0.0)
 
 
 def test_a_yielding_unit_above_its_stopping_curve_brakes_at_full_reverse():
-    """15 world units short of its place (23 off the point) at the group's speed, 7.07 world
-    units/s: the speed it can still stop from at BRAKE_SHARE x 1 world unit/s^2 is sqrt(2 x
-    0.75 x 15) = 4.7. Above that, full reverse: the curve plans on three quarters of it, and
-    the gain on the speed error alone asked -0.21 (doorway_two_way seed 50, wall_squeeze seed 1:
-    the unit ran on into the door it was yielding). Below the curve the gain closes the
-    error: at 4 world units/s it keeps some throttle."""
+    """15 world units short of its place at the group's speed, 7.07 world units/s: the speed
+    it can still stop from at BRAKE_SHARE x 1 world unit/s^2 is sqrt(2 x 0.75 x 15) = 4.7.
+    Above that, full reverse: the curve plans on three quarters of it, and the gain on the
+    speed error alone asked -0.21 (doorway_two_way seed 50, wall_squeeze seed 1: the unit ran
+    on into the door it was yielding). Below the curve the gain closes the error: at 4 world
+    units/s it keeps some throttle."""
     thr = []
-    for v in (7.07, 4.0):  # one at a time: each the nearest, its place 8 off the point
-        _, backing, t = R.yield_throttle(
-            np.array([73.0]), 50.0, np.array([23.0]), np.array([L4]), np.zeros(1, bool), 7.07,
-            np.array([7.07]), np.array([v]), np.ones(1),
+    for v in (7.07, 4.0):
+        backing, t = R.yield_throttle(
+            np.array([15.0]), np.ones(1, bool), np.array([L4]), 7.07, np.array([7.07]),
+            np.array([v]), np.ones(1),
         )  # fmt: skip
         assert not backing[0]
         thr.append(float(t[0]))
@@ -192,11 +193,69 @@ def test_members_through_the_point_or_on_their_slots_are_not_held():
     off = np.array([6.0, 2.0, 6.0])
     to_go = np.array([44.0, 48.0, 56.0])
     arrived = np.array([False, False, True])
-    held, _, _ = R.yield_throttle(
-        to_go, 50.0, off, np.full(3, L4), arrived, 7.07, np.full(3, 7.07), np.zeros(3),
-        np.ones(3),
-    )  # fmt: skip
+    held, _ = R.queue(to_go, 50.0, off, np.full(3, L4), arrived)
     np.testing.assert_array_equal(held, [False, True, False])
+
+
+def test_the_queue_waits_beside_the_way_on_the_side_it_is_in_sight():
+    """Meeting point (30, 10), the route coming east to it: places 8 and 13 back (x = 22 and
+    17), 6 to the route's right (south, y = 4) or its left (north, y = 16) as asked; where the
+    full offset is out of sight of the point, half of it; where neither is, on the route."""
+    point, east = np.array([30.0, 10.0]), np.array([1.0, 0.0])
+    back, aside = np.array([8.0, 13.0]), np.array([6.0, -6.0])
+
+    def sees(a, b, longest=None):
+        return np.ones(len(a), bool)
+
+    np.testing.assert_allclose(R.wait_places(point, east, back, aside, sees), [[22, 4], [17, 16]])
+
+    def narrow(a, b, longest=None):  # walls 4 off the route on both sides
+        return np.abs(b[:, 1] - 10.0) < 4.0
+
+    np.testing.assert_allclose(R.wait_places(point, east, back, aside, narrow), [[22, 7], [17, 13]])
+
+    def blind(a, b, longest=None):
+        return np.zeros(len(a), bool)
+
+    np.testing.assert_allclose(R.wait_places(point, east, back, aside, blind), [[22, 10], [17, 10]])
+
+
+def test_short_of_a_place_is_the_straight_distance_before_it_the_route_distance_past_it():
+    """Route east, place (22, 4): a unit at (10, 9) is 13 short of it (5-12-13); one at
+    (24, 4) is 2 past it along the route, -2 (it would back out past half a length)."""
+    place = np.array([[22.0, 4.0], [22.0, 4.0]])
+    pos = np.array([[10.0, 9.0], [24.0, 4.0]])
+    np.testing.assert_allclose(R.short_of(place, pos, np.array([1.0, 0.0])), [13.0, -2.0])
+
+
+def test_the_queue_lines_up_along_the_way_the_route_comes_to_the_point():
+    """A path east along y = 10 with a one-cell jog at the door (x = 30): the direction over
+    the four cells before the point is east, not the jog's diagonal; at the path's start, over
+    the cells after it."""
+    x = np.arange(0.0, 60.0, 2.0)
+    path = np.stack([x, np.where(x == 30.0, 12.0, 10.0)], axis=1)
+    np.testing.assert_allclose(R.route_direction(path, np.array([28.0, 10.0])), [1.0, 0.0])
+    np.testing.assert_allclose(R.route_direction(path, np.array([0.0, 10.0])), [1.0, 0.0])
+
+
+def test_yielding_units_wait_beside_the_way_on_their_own_side():
+    """The east group yields at the door (point (31, 10)), coming west along y = 10: a unit
+    coming up on the route waits ASIDE lengths to its right (north, y = 16), one coming up more
+    than LEFT_OF lengths left of it (south) waits on the left (y = 4): neither stands on the
+    way the west group comes out of the door, nor crosses it to get to its place."""
+    grid = door_grid()
+    east = group(1, [0, 1], (5.0, 10.0), grid)
+    east.yield_to, east.yield_point = 0, np.array([31.0, 10.0])
+    pos = np.array([[45.0, 10.5], [50.0, 3.0]])
+    q = R.yielding_members(
+        east, grid, grid.cell_of(pos), pos, np.zeros(2), np.full(2, L4), np.full(2, 7.07),
+        np.ones(2),
+    )  # fmt: skip
+    assert q.held.all() and not q.backing.any()
+    np.testing.assert_allclose(q.aside, [R.ASIDE * L4, -R.ASIDE * L4])
+    assert q.places[0, 1] == pytest.approx(10.0 + R.ASIDE * L4, abs=0.5)
+    assert q.places[1, 1] == pytest.approx(10.0 - R.ASIDE * L4, abs=0.5)
+    assert (q.places[:, 0] > 31.0 + R.WAIT_BACK * L4 - 0.5).all()  # back from the door
 
 
 def test_a_unit_backs_out_stern_first_along_the_path_and_to_its_right():

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from rigidflock.rts.progress import BACK_THROTTLE
-from rigidflock.rts.right_of_way import ASIDE
 from rigidflock.rts.rules.arrive import aim_at_slot, arrive, arrive_control, near_slot
 from rigidflock.rts.rules.back_off import back_off_stuck
 from rigidflock.rts.rules.body import Body
@@ -16,7 +15,12 @@ from rigidflock.rts.rules.flock_share import cut_off, formation_alone
 from rigidflock.rts.rules.follow_path import follow_path
 from rigidflock.rts.rules.passing import KEEP_RIGHT, pass_on_the_right
 from rigidflock.rts.rules.precedence import AIM, DRIVE
-from rigidflock.rts.rules.yielding import back_out_of_door, hold_for_door, wait_at_door
+from rigidflock.rts.rules.yielding import (
+    back_out_of_door,
+    hold_for_door,
+    wait_at_door,
+    wait_beside_the_way,
+)
 
 
 def west_of(x: float):
@@ -72,30 +76,40 @@ def test_aim_at_slot_claims_near_units_and_those_at_the_formation_seeing_their_s
 
 def test_pass_on_the_right_moves_the_aim_right_of_the_way_ahead():
     """Heading east with the aim 10 ahead, right is -y: a unit meeting another group's unit
-    head on aims ``KEEP_RIGHT`` widths right, a held one ``ASIDE`` lengths; where the full
-    offset is out of sight it takes half, where neither is in sight the aim itself; units
-    neither meeting nor held are not claimed."""
-    pos = np.zeros((4, 2))
-    ahead = np.tile([10.0, 0.0], (4, 1))
-    length, width = np.full(4, 4.0), np.full(4, 2.0)
-    meeting = np.array([True, False, True, False])
-    held = np.array([False, True, False, False])
+    head on aims ``KEEP_RIGHT`` widths right; where the full offset is out of sight it takes
+    half, where neither is in sight the aim itself; units not meeting are not claimed."""
+    pos = np.zeros((3, 2))
+    ahead = np.tile([10.0, 0.0], (3, 1))
+    width = np.full(3, 2.0)
+    meeting = np.array([True, False, True])
 
     def sees(a, b, longest=None):  # a wall along y = -2.2, right of the way
         return b[:, 1] > -2.2
 
-    c = pass_on_the_right(ahead, pos, length, width, meeting, held, sees)
-    np.testing.assert_array_equal(c.mask, [True, True, True, False])
+    c = pass_on_the_right(ahead, pos, width, meeting, sees)
+    np.testing.assert_array_equal(c.mask, meeting)
     half_keep = [10.0, -0.5 * KEEP_RIGHT * 2.0]  # -1.25: the full -2.5 is beyond the wall
     np.testing.assert_allclose(c.aim[0], half_keep)
-    np.testing.assert_allclose(c.aim[1], [10.0, -0.5 * ASIDE * 4.0])  # -2.0: -4.0 is beyond it
     np.testing.assert_allclose(c.aim[2], half_keep)
 
     def blind(a, b, longest=None):
         return np.zeros(len(a), bool)
 
-    c = pass_on_the_right(ahead, pos, length, width, meeting, held, blind)
-    np.testing.assert_array_equal(c.aim, ahead)  # nothing in sight: the way ahead itself
+    c = pass_on_the_right(ahead, pos, width, meeting, blind)
+    np.testing.assert_array_equal(c.aim[meeting], ahead[meeting])  # nothing in sight: the way
+
+
+def test_wait_beside_the_way_aims_the_held_units_that_see_their_place_at_it():
+    """Held units aim at their places in the queue, those that see them; a held unit whose
+    place is out of sight is left to the rules after (it follows its path); units not held are
+    not claimed, and with none held nobody is (no places needed)."""
+    pos = np.array([[0.0, 0.0], [0.0, 0.0], [60.0, 0.0], [0.0, 0.0]])
+    places = np.array([[10.0, 6.0], [15.0, -6.0], [20.0, 6.0], [0.0, 0.0]])
+    held = np.array([True, True, True, False])
+    c = wait_beside_the_way(held, places, pos, west_of(50.0))
+    np.testing.assert_array_equal(c.mask, [True, True, False, False])
+    np.testing.assert_array_equal(c.aim[:2], places[:2])
+    assert not wait_beside_the_way(np.zeros(2, bool), None, pos[:2], west_of(50.0)).mask.any()
 
 
 def test_follow_path_claims_every_unit_with_its_point_ahead():
@@ -288,20 +302,24 @@ def test_the_drive_list_decides_one_unit_per_row_of_its_table():
     assert (force[6:] == seek[6:]).all()
 
 
-def test_the_aim_list_puts_the_slot_before_keeping_right_before_the_path():
-    """A unit near its slot and meeting another group's unit aims at its slot; one only
-    meeting aims right of the path; the rest follow the path."""
-    pos, ahead = np.zeros((3, 2)), np.tile([10.0, 0.0], (3, 1))
-    slots = np.tile([2.0, 2.0], (3, 1))
-    meeting = np.array([True, True, False])
+def test_the_aim_list_puts_the_slot_before_the_queue_before_keeping_right_before_the_path():
+    """A unit near its slot, held and meeting another group's unit aims at its slot; one held
+    and meeting at its place in the queue; one only meeting right of the path; the rest follow
+    the path."""
+    pos, ahead = np.zeros((4, 2)), np.tile([10.0, 0.0], (4, 1))
+    slots = np.tile([2.0, 2.0], (4, 1))
+    places = np.tile([5.0, 6.0], (4, 1))
+    meeting = np.array([True, True, True, False])
+    held = np.array([True, True, False, False])
     claims = {
-        aim_at_slot: aim_at_slot(np.array([True, False, False]), np.zeros(3, bool), pos, slots,
-                                 west_of(50.0)),
-        pass_on_the_right: pass_on_the_right(ahead, pos, np.ones(3), np.ones(3), meeting,
-                                             np.zeros(3, bool), west_of(50.0)),
+        aim_at_slot: aim_at_slot(np.array([True, False, False, False]), np.zeros(4, bool), pos,
+                                 slots, west_of(50.0)),
+        wait_beside_the_way: wait_beside_the_way(held, places, pos, west_of(50.0)),
+        pass_on_the_right: pass_on_the_right(ahead, pos, np.ones(4), meeting, west_of(50.0)),
         follow_path: follow_path(ahead),
     }  # fmt: skip
     aim = decide(claims, AIM, "aim")
     np.testing.assert_array_equal(aim[0], slots[0])
-    np.testing.assert_allclose(aim[1], [10.0, -KEEP_RIGHT])
-    np.testing.assert_array_equal(aim[2], ahead[2])
+    np.testing.assert_array_equal(aim[1], places[1])
+    np.testing.assert_allclose(aim[2], [10.0, -KEEP_RIGHT])
+    np.testing.assert_array_equal(aim[3], ahead[3])

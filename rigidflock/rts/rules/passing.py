@@ -3,9 +3,8 @@
 - :func:`oncoming_ahead`: the members with another group's unit close ahead, heading at them
   (two such units, one each way in a door, would each queue behind the other forever);
 - :func:`pass_on_the_right` (aim): those, short of the formation, steer ``KEEP_RIGHT`` of their
-  widths to the right of their aim on the path, and units held for another group at a door
-  (:mod:`.yielding`) ``ASIDE`` of their lengths, off that group's way out of the door
-  (:func:`keep_right`). Both keep right and pass instead of meeting nose to nose.
+  widths to the right of their aim on the path (:func:`keep_right`): both keep right and pass
+  instead of meeting nose to nose.
 
 Units: world units, radians. m: the group's members; N: all units.
 """
@@ -16,7 +15,6 @@ import numpy as np
 
 from rigidflock.model.steering.neighbours import cross_pairs
 from rigidflock.rts.in_line import ahead_in_line, in_line_reach
-from rigidflock.rts.right_of_way import ASIDE
 from rigidflock.rts.rules.claim import Claim
 
 ONCOMING_AHEAD = 3.0  # unit lengths: another group's unit this close ahead, heading at us
@@ -86,17 +84,11 @@ def keep_right(
 def pass_on_the_right(
     ahead: np.ndarray,
     pos: np.ndarray,
-    length: np.ndarray,
     width: np.ndarray,
     meeting: np.ndarray,
-    held: np.ndarray,
     sees,
 ) -> Claim:
-    """Aim of the units ``meeting`` (m,) bool another group's unit head on and of those
-    ``held`` (m,) bool for another group at a door: their point ``ahead`` (m, 2) on the path
-    moved right as seen from ``pos`` (m, 2) (:func:`keep_right`, ``sees``: ``Grid.sees``),
-    ``KEEP_RIGHT`` x ``width`` (m,) for the first, ``ASIDE`` x ``length`` (m,) for the held
-    (the other group comes out of the door to their left)."""
-    offset = np.where(held, ASIDE * length, KEEP_RIGHT * width)
-    claimed = meeting | held
-    return Claim(claimed, aim=keep_right(ahead, pos, offset, claimed, sees))
+    """Aim of the units ``meeting`` (m,) bool another group's unit head on: their point
+    ``ahead`` (m, 2) on the path moved ``KEEP_RIGHT`` x ``width`` (m,) right as seen from
+    ``pos`` (m, 2) (:func:`keep_right`, ``sees``: ``Grid.sees``)."""
+    return Claim(meeting, aim=keep_right(ahead, pos, KEEP_RIGHT * width, meeting, sees))

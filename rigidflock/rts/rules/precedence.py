@@ -6,15 +6,16 @@ command on a channel is that of the first rule that claims the unit and commands
 
 1. ``AIM``, the point each unit steers at (the rules after it seek this point):
 
-   ==================  ===========================================  ======================
-   rule                claims                                       aim
-   ==================  ===========================================  ======================
-   aim_at_slot         near its slot, or at the formation seeing    its slot
-                       its slot
-   pass_on_the_right   meeting another group's unit head on, or     right of its path point
-                       held for another group at a door
-   follow_path         every unit                                   its path point
-   ==================  ===========================================  ======================
+   ===================  ===========================================  ======================
+   rule                 claims                                       aim
+   ===================  ===========================================  ======================
+   aim_at_slot          near its slot, or at the formation seeing    its slot
+                        its slot
+   wait_beside_the_way  held for another group at a door, seeing     its place in the queue
+                        its place                                    (beside the way)
+   pass_on_the_right    meeting another group's unit head on         right of its path point
+   follow_path          every unit                                   its path point
+   ===================  ===========================================  ======================
 
    The path point: a few cells ahead on the group's path, or down the distance field.
 
@@ -52,9 +53,14 @@ from rigidflock.rts.rules.cruise import cruise
 from rigidflock.rts.rules.flock_share import cut_off, formation_alone
 from rigidflock.rts.rules.follow_path import follow_path
 from rigidflock.rts.rules.passing import pass_on_the_right
-from rigidflock.rts.rules.yielding import back_out_of_door, hold_for_door, wait_at_door
+from rigidflock.rts.rules.yielding import (
+    back_out_of_door,
+    hold_for_door,
+    wait_at_door,
+    wait_beside_the_way,
+)
 
-AIM = (aim_at_slot, pass_on_the_right, follow_path)
+AIM = (aim_at_slot, wait_beside_the_way, pass_on_the_right, follow_path)
 
 DRIVE = (
     wait_at_door,

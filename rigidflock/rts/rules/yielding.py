@@ -1,5 +1,7 @@
 """Right of way at a door (:mod:`rigidflock.rts.right_of_way`) as rules: who waits, and how.
 
+- :func:`wait_beside_the_way` (aim): the yielding group's units not through the point steer at
+  their places in its queue, beside the way the other group comes out of the door;
 - :func:`wait_at_door` (throttle, flock share): the group with the right of way stops short of
   a door a unit of the yielding group is still backing out of (its bow force is the next rule's);
 - :func:`back_out_of_door` (throttle, bow force, flock share): a unit of the yielding group too
@@ -17,6 +19,21 @@ import numpy as np
 
 from rigidflock.rts.rules.claim import Claim, nobody
 from rigidflock.rts.rules.cruise import BRAKE_GAIN
+
+
+def wait_beside_the_way(
+    held: np.ndarray, places: np.ndarray | None, pos: np.ndarray, sees
+) -> Claim:
+    """Aim of the yielding units ``held`` (m,) bool short of the meeting point: their places
+    ``places`` (m, 2) in the queue (:func:`~rigidflock.rts.right_of_way.wait_places`), for those
+    at ``pos`` (m, 2) that see theirs (``sees``: ``Grid.sees``; the others follow the rules
+    after). None held: nobody (``places`` is then not needed)."""
+    if not held.any():
+        return nobody(len(held))
+    rows = np.flatnonzero(held)
+    mask = np.zeros(len(held), dtype=bool)
+    mask[rows[sees(pos[rows], places[rows])]] = True
+    return Claim(mask, aim=places)
 
 
 def wait_at_door(wait: np.ndarray | None, v_fwd: np.ndarray, cruise: np.ndarray) -> Claim:
