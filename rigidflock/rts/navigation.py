@@ -298,28 +298,35 @@ class Field:
         return cells
 
 
-def step_lengths(grid: Grid) -> np.ndarray:
+def step_lengths(grid: Grid, cols: np.ndarray | None = None) -> np.ndarray:
     """(8, cells) the length of each step of ``grid.neighbours`` between route points, world
-    units (inf where there is no step)."""
-    nb = grid.neighbours
+    units (inf where there is no step); ``cols``: the steps from only these cells (flat
+    indices), (8, len(cols))."""
+    nb = grid.neighbours if cols is None else grid.neighbours[:, cols]
     cost = np.where(nb >= 0, grid.step_len[:, None], np.inf)
     if grid.waypoint is not None:  # between the route points where one is off its cell's centre
         # measured only for the steps that touch a tight cell (a few near the walls: the
         # (8, cells, 2) differences of every step were most of a 5,000-unit order's search)
         tight = grid.tight.ravel()
-        k, a = np.nonzero((nb >= 0) & (tight[None, :] | tight[np.maximum(nb, 0)]))
-        cost[k, a] = np.hypot(*(grid.waypoint[nb[k, a]] - grid.waypoint[a]).T)
+        own = tight if cols is None else tight[cols]
+        k, a = np.nonzero((nb >= 0) & (own[None, :] | tight[np.maximum(nb, 0)]))
+        at = a if cols is None else np.asarray(cols)[a]
+        cost[k, a] = np.hypot(*(grid.waypoint[nb[k, a]] - grid.waypoint[at]).T)
     return cost
 
 
-def _steps_in(grid: Grid) -> tuple:
+def search_steps(grid: Grid) -> tuple:
     """The grid's steps into each cell with their lengths (:func:`.route_search.incoming_steps`),
-    made on the first search and kept with the grid (it never changes: a building makes a new
-    grid)."""
+    made on the first call and kept with the grid (it never changes: a building makes a new
+    grid). The orders make it with each grid they build, so the scene's first grid has it
+    before the first order's tick."""
     steps = grid.__dict__.get("_steps_in")
     if steps is None:
+        cost = grid.__dict__.get("_step_cost")
+        if cost is None:
+            cost = grid.__dict__["_step_cost"] = step_lengths(grid)
         nb = np.ascontiguousarray(grid.neighbours)
-        steps = grid.__dict__["_steps_in"] = incoming_steps(nb, step_lengths(grid))
+        steps = grid.__dict__["_steps_in"] = incoming_steps(nb, cost)
     return steps
 
 
@@ -331,7 +338,7 @@ def distance_field(grid: Grid, goal: np.ndarray, extra_cost: np.ndarray | None =
     zero = np.zeros(grid.n)
     extra = zero if extra_cost is None else np.ascontiguousarray(extra_cost, dtype=float)
     wall = zero if grid.near_wall is None else grid.near_wall
-    dist = search_field(*_steps_in(grid), extra, wall, goal_cell)
+    dist = search_field(*search_steps(grid), extra, wall, goal_cell)
     next_cell = downhill(np.ascontiguousarray(grid.neighbours), dist)
     return Field(goal_cell, dist, next_cell)
 
