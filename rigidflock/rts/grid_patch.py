@@ -5,11 +5,10 @@ new building only within ``reach`` of its bounding box (:func:`.navigation.dista
 so every cell farther than that keeps its clearances, route point, walkability and costs, and a
 step between two such cells keeps its length and whether it is cut. :func:`patch_grid` copies
 the old grid and measures again the window of cells round the new buildings (their clearances,
-route points and costs) and one cell more (their steps and step lengths): the grid :func:`.navigation.build_grid`
-makes of the whole world with the buildings, the same arrays, in a few milliseconds instead of
-0.3 s of one tick at 5,000 units (71,500 cells). Cells are flat indices ``iy * nx + ix``;
-positions are world units.
-"""
+route points and costs) and one cell more (their steps and step lengths): the grid
+:func:`.navigation.build_grid` makes of the whole world with the buildings, the same arrays, in
+a few milliseconds instead of 0.1-0.3 s of one tick at 5,000 units (71,500 cells). Cells are
+flat indices ``iy * nx + ix``; positions are world units."""
 
 from __future__ import annotations
 
