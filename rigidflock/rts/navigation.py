@@ -150,6 +150,12 @@ def build_grid(
     # a cell's diagonal of its centre: beyond this they need not be exact
     # (:func:`distance_to_solid`)
     solid = (walls, buildings, obstacles, walled, max(clearance, preferred or 0.0) + 2.0 * cell)
+    if base is not None and (base.cell, base.nx, base.ny) == (cell, nx, ny):
+        from rigidflock.rts.grid_patch import patch_grid  # (it builds on this module)
+
+        patched = patch_grid(base, list(added), (w, h), clearance, solid, preferred)
+        if patched is not None:
+            return patched
     s = SUBSAMPLES
     off = ((np.arange(s) + 0.5) / s - 0.5) * cell
     ox, oy = np.meshgrid(off, off)
@@ -172,8 +178,8 @@ def build_grid(
         near_wall = np.where((w_clear < preferred) & ~blocked.ravel(), cell, 0.0)
         # a cell whose centre lacks the clearance is for gaps that need it: two lengths more
         near_wall += np.where(roomy, 0.0, 2.0 * cell)
-    neighbours = _neighbours(~blocked)
-    _cut_tight_steps(neighbours, roomy, waypoint, (w, h), solid, clearance)
+    neighbours = neighbour_steps(~blocked)
+    cut_tight_steps(neighbours, roomy, waypoint, (w, h), solid, clearance)
     # the sample points as a raster: (cell iy, sub jy, cell ix, sub jx)
     fine = (s_clear >= clearance).reshape(ny, nx, s, s).transpose(0, 2, 1, 3)
     grid = Grid(
@@ -200,15 +206,17 @@ def _clearances(centres, sub, size, solid, base, added) -> tuple[np.ndarray, np.
     return c_clear, distance_to_solid(points, size, *solid).reshape(sub.shape[:2])
 
 
-def _cut_tight_steps(neighbours, roomy, waypoint, size, solid, clearance) -> None:
+def cut_tight_steps(neighbours, roomy, waypoint, size, solid, clearance, rows=None) -> None:
     """Remove, in place, the steps of ``neighbours`` (8, C) into or out of a cell without a
     ``roomy`` centre (C,) whose straight line between the two route points ``waypoint`` (C, 2)
     does not keep the ``clearance`` (no slipping round the end of a thin wall): it is checked
-    at a quarter, half and three quarters of the way."""
+    at a quarter, half and three quarters of the way. ``rows``: only the steps from these
+    cells (sorted flat indices; default all)."""
     t = np.array([0.25, 0.5, 0.75])[None, :, None]
     for k in range(8):  # the eight directions, each on whole arrays
         nb = neighbours[k]
-        check = np.flatnonzero((nb >= 0) & ~(roomy & roomy[np.maximum(nb, 0)]))
+        cut = (nb >= 0) & ~(roomy & roomy[np.maximum(nb, 0)])
+        check = np.flatnonzero(cut) if rows is None else rows[cut[rows]]
         if len(check):
             a, b = waypoint[check], waypoint[nb[check]]
             pts = (a[:, None, :] + t * (b - a)[:, None, :]).reshape(-1, 2)
@@ -255,16 +263,18 @@ def distance_to_solid(pts, size, walls, buildings, obstacles, walled, reach=np.i
     return clear
 
 
-def _neighbours(free: np.ndarray) -> np.ndarray:
+def neighbour_steps(free: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
     """(8, ny * nx) the neighbour cell per step of ``_STEPS`` from each cell of the (ny, nx)
-    ``free`` mask, -1 where either is blocked, off the grid, or the step cuts a corner."""
+    ``free`` mask, -1 where either is blocked, off the grid, or the step cuts a corner;
+    ``rows``: from only these cells (flat indices), (8, len(rows))."""
     ny, nx = free.shape
-    iy, ix = np.divmod(np.arange(nx * ny), nx)
-    neighbours = np.full((8, nx * ny), -1, dtype=np.intp)
+    cells = np.arange(nx * ny) if rows is None else np.asarray(rows)
+    iy, ix = np.divmod(cells, nx)
+    neighbours = np.full((8, len(cells)), -1, dtype=np.intp)
     for k, (dx, dy) in enumerate(_STEPS):
         jx, jy = ix + dx, iy + dy
         ok = (jx >= 0) & (jx < nx) & (jy >= 0) & (jy < ny)
-        ok &= free.ravel()
+        ok &= free.ravel()[cells]
         jxc, jyc = np.clip(jx, 0, nx - 1), np.clip(jy, 0, ny - 1)
         ok &= free[jyc, jxc]
         if dx and dy:  # no corner cutting
@@ -288,28 +298,35 @@ class Field:
         return cells
 
 
-def step_lengths(grid: Grid) -> np.ndarray:
+def step_lengths(grid: Grid, cols: np.ndarray | None = None) -> np.ndarray:
     """(8, cells) the length of each step of ``grid.neighbours`` between route points, world
-    units (inf where there is no step)."""
-    nb = grid.neighbours
-    to = np.maximum(nb, 0)
-    cost = np.broadcast_to(grid.step_len[:, None], nb.shape)
+    units (inf where there is no step); ``cols``: the steps from only these cells (flat
+    indices), (8, len(cols))."""
+    nb = grid.neighbours if cols is None else grid.neighbours[:, cols]
+    cost = np.where(nb >= 0, grid.step_len[:, None], np.inf)
     if grid.waypoint is not None:  # between the route points where one is off its cell's centre
+        # measured only for the steps that touch a tight cell (a few near the walls: the
+        # (8, cells, 2) differences of every step were most of a 5,000-unit order's search)
         tight = grid.tight.ravel()
-        off = tight[None, :] | tight[to]
-        gap = np.hypot(*(grid.waypoint[to] - grid.waypoint[None, :, :]).transpose(2, 0, 1))
-        cost = np.where(off, gap, cost)
-    return np.ascontiguousarray(np.where(nb >= 0, cost, np.inf))
+        own = tight if cols is None else tight[cols]
+        k, a = np.nonzero((nb >= 0) & (own[None, :] | tight[np.maximum(nb, 0)]))
+        at = a if cols is None else np.asarray(cols)[a]
+        cost[k, a] = np.hypot(*(grid.waypoint[nb[k, a]] - grid.waypoint[at]).T)
+    return cost
 
 
-def _steps_in(grid: Grid) -> tuple:
+def search_steps(grid: Grid) -> tuple:
     """The grid's steps into each cell with their lengths (:func:`.route_search.incoming_steps`),
-    made on the first search and kept with the grid (it never changes: a building makes a new
-    grid)."""
+    made on the first call and kept with the grid (it never changes: a building makes a new
+    grid). The orders make it with each grid they build, so the scene's first grid has it
+    before the first order's tick."""
     steps = grid.__dict__.get("_steps_in")
     if steps is None:
+        cost = grid.__dict__.get("_step_cost")
+        if cost is None:
+            cost = grid.__dict__["_step_cost"] = step_lengths(grid)
         nb = np.ascontiguousarray(grid.neighbours)
-        steps = grid.__dict__["_steps_in"] = incoming_steps(nb, step_lengths(grid))
+        steps = grid.__dict__["_steps_in"] = incoming_steps(nb, cost)
     return steps
 
 
@@ -321,7 +338,7 @@ def distance_field(grid: Grid, goal: np.ndarray, extra_cost: np.ndarray | None =
     zero = np.zeros(grid.n)
     extra = zero if extra_cost is None else np.ascontiguousarray(extra_cost, dtype=float)
     wall = zero if grid.near_wall is None else grid.near_wall
-    dist = search_field(*_steps_in(grid), extra, wall, goal_cell)
+    dist = search_field(*search_steps(grid), extra, wall, goal_cell)
     next_cell = downhill(np.ascontiguousarray(grid.neighbours), dist)
     return Field(goal_cell, dist, next_cell)
 

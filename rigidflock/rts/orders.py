@@ -86,6 +86,9 @@ class Orders:
                 added=() if self._base is None else self._base[1],
             )
             self._base = None
+            # the route search's step table with the grid: the scene's first grid is built
+            # at setup, so an order's tick does not make it
+            navigation.search_steps(self._grid)
         return self._grid
 
     @property

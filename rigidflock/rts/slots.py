@@ -19,6 +19,7 @@ import math
 
 import numba as nb
 import numpy as np
+from scipy.spatial import cKDTree
 
 from rigidflock.model.steering.neighbours import cross_pairs
 from rigidflock.rts.assignment import least_cost_columns
@@ -44,6 +45,21 @@ def off_the_way(pts: np.ndarray, way: np.ndarray, goal: np.ndarray, spacing: flo
     the formation's centre, where the route ends, keeps its slots."""
     clear = WAY_CLEAR * spacing
     way = way[np.hypot(*(way - goal).T) > clear]
+    if len(way) == 0 or len(pts) == 0:
+        return np.ones(len(pts), dtype=bool)
+    # the nearest route point by a k-d tree; its distance is the exact one's to a few ulps,
+    # so only the points within a hair of ``clear`` are measured as the definition says
+    # (every point against every route point was 0.1 s of a 5,000-unit order's tick)
+    near, _ = cKDTree(way).query(pts, distance_upper_bound=clear * (1.0 + 1e-6))
+    ok = near > clear * (1.0 + 1e-9)
+    unsure = np.flatnonzero(~ok & (near >= clear * (1.0 - 1e-9)))
+    if len(unsure):
+        ok[unsure] = _off_the_way_exact(pts[unsure], way, clear)
+    return ok
+
+
+def _off_the_way_exact(pts: np.ndarray, way: np.ndarray, clear: float) -> np.ndarray:
+    """(P,) bool: ``pts`` (P, 2) farther than ``clear`` from every point of ``way`` (K, 2)."""
     ok = np.ones(len(pts), dtype=bool)
     for lo in range(0, len(way), 64):  # (P, 64) distances at a time
         d = np.hypot(*(pts[:, None, :] - way[None, lo : lo + 64, :]).transpose(2, 0, 1))
@@ -124,9 +140,14 @@ def _lattice(grid, field, goal, f, count, spacing, way, sight, reach) -> np.ndar
         ok[ok] &= np.isfinite(field.dist[grid.cell_of(pts[ok])])
         if way is not None and len(way):
             ok[ok] &= off_the_way(pts[ok], way, goal, spacing)
+        last = radius > 4 * np.sqrt(count) + 8
+        # too few before the sight test: too few after it, so the lattice grows unseen
+        if not last and ok.sum() < count:
+            radius *= 2
+            continue
         if sight and ok.any():
             ok[ok] &= in_sight(grid, goal, pts[ok], spacing)
-        if ok.sum() >= count or radius > 4 * np.sqrt(count) + 8:
+        if ok.sum() >= count or last:
             break
         radius *= 2
     pts = pts[ok]
