@@ -44,22 +44,43 @@ from rigidflock.envs.native import EvadeVectorEnv  # noqa: E402
 from rigidflock.envs.policies import RandomPolicy, ScriptedEvader  # noqa: E402
 
 
+def rows_vec_env():
+    """Stable-Baselines3's ``VecEnv`` with what the tools' adapters share (this tool's and
+    ``pursuit_ppo.py``'s): the rows a call's ``indices`` name, no wrappers, and ``seed()``
+    kept in ``seed_`` for the next reset."""
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+    class RowsVecEnv(VecEnv):
+        def env_is_wrapped(self, wrapper_class, indices=None):
+            return [False] * len(self._indices(indices))
+
+        def _indices(self, indices):
+            if indices is None:
+                return range(self.num_envs)
+            return [indices] if isinstance(indices, int) else indices
+
+        def seed(self, seed=None):
+            self.seed_ = seed
+            return [seed] * self.num_envs
+
+    return RowsVecEnv
+
+
 def sb3_vec_env(num_envs: int, seed: int, **kw):
     """The native vector environment as a Stable-Baselines3 VecEnv (same-step autoreset, the
     last observation in ``terminal_observation``, as SB3's own vector environments give it)."""
-    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-    class NativeVecEnv(VecEnv):
+    class NativeVecEnv(rows_vec_env()):
         def __init__(self):
             self.env = EvadeVectorEnv(num_envs, autoreset_mode=AutoresetMode.SAME_STEP, **kw)
             super().__init__(num_envs, self.env.single_observation_space,
                              self.env.single_action_space)  # fmt: skip
-            self._seed = seed
+            self.seed_ = seed
             self._actions = None
 
         def reset(self):
-            obs, _ = self.env.reset(seed=self._seed)
-            self._seed = None  # later resets are the autoresets' own draws
+            obs, _ = self.env.reset(seed=self.seed_)
+            self.seed_ = None  # later resets are the autoresets' own draws
             return obs
 
         def step_async(self, actions):
@@ -86,18 +107,6 @@ def sb3_vec_env(num_envs: int, seed: int, **kw):
 
         def env_method(self, name, *args, indices=None, **kwargs):
             return [getattr(self.env, name)(*args, **kwargs)] * len(self._indices(indices))
-
-        def env_is_wrapped(self, wrapper_class, indices=None):
-            return [False] * len(self._indices(indices))
-
-        def _indices(self, indices):
-            if indices is None:
-                return range(self.num_envs)
-            return [indices] if isinstance(indices, int) else indices
-
-        def seed(self, seed=None):
-            self._seed = seed
-            return [seed] * self.num_envs
 
     return NativeVecEnv()
 

@@ -56,6 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
+from evade_ppo import rows_vec_env  # noqa: E402
 from pursuit_baselines import ARENA, evader_view  # noqa: E402
 
 from rigidflock.envs import pursuit_v0  # noqa: E402
@@ -88,12 +89,11 @@ def side_vec_env(games, side: str, opponent, seed: int):
     other side acts by ``opponent(obs rows) -> actions rows``. Same-step autoreset, the last
     observation in ``terminal_observation``, as SB3's own vector environments give it."""
     from gymnasium import spaces
-    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
     other = SIDES[1 - SIDES.index(side)]
     per = len(side_agents(games[0], side))
 
-    class SideVecEnv(VecEnv):
+    class SideVecEnv(rows_vec_env()):
         def __init__(self):
             space = games[0].observation_space(EVADER)
             super().__init__(per * len(games), space, spaces.Box(-1.0, 1.0, (2,), np.float32))
@@ -145,18 +145,6 @@ def side_vec_env(games, side: str, opponent, seed: int):
 
         def env_method(self, name, *args, indices=None, **kwargs):
             return [None] * len(self._indices(indices))
-
-        def env_is_wrapped(self, wrapper_class, indices=None):
-            return [False] * len(self._indices(indices))
-
-        def _indices(self, indices):
-            if indices is None:
-                return range(self.num_envs)
-            return [indices] if isinstance(indices, int) else indices
-
-        def seed(self, seed=None):
-            self.seed_ = seed
-            return [seed] * self.num_envs
 
     return SideVecEnv()
 
