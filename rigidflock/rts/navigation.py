@@ -137,9 +137,10 @@ def build_grid(
     clearance two more, so routes keep wider of walls where there is room.
 
     Given ``base``, a grid this function built of the same world without the buildings
-    ``added`` (convex polygons, also among ``buildings``), the clearances are ``base`` 's with
-    only those measured again, near them: the same grid, without measuring the whole world
-    again for one new building (0.1-0.3 s of one tick at 1,000 units)."""
+    ``added`` (convex polygons, also among ``buildings``), the grid is ``base`` patched near
+    them (:func:`~rigidflock.rts.grid_patch.patch_grid`): the same grid, without measuring
+    the whole world again for one new building (0.1-0.3 s of one tick at 1,000 units); a
+    ``base`` of another layout, or one that kept no clearances, is measured afresh."""
     w, h = float(size[0]), float(size[1])
     nx, ny = max(1, int(np.ceil(w / cell))), max(1, int(np.ceil(h / cell)))
     xs = (np.arange(nx) + 0.5) * cell
@@ -160,7 +161,9 @@ def build_grid(
     off = ((np.arange(s) + 0.5) / s - 0.5) * cell
     ox, oy = np.meshgrid(off, off)
     sub = centres[:, None, :] + np.stack([ox.ravel(), oy.ravel()], axis=1)[None, :, :]
-    c_clear, s_clear = _clearances(centres, sub, (w, h), solid, base, added)
+    points = sub.reshape(-1, 2)
+    c_clear = distance_to_solid(centres, (w, h), *solid)
+    s_clear = distance_to_solid(points, (w, h), *solid).reshape(sub.shape[:2])
     best = np.argmax(s_clear, axis=1)
     rows = np.arange(len(centres))
     roomy = c_clear >= clearance
@@ -188,22 +191,6 @@ def build_grid(
     )  # fmt: skip
     grid.__dict__["_clears"] = (c_clear, s_clear)  # for the next building (``base``)
     return grid
-
-
-def _clearances(centres, sub, size, solid, base, added) -> tuple[np.ndarray, np.ndarray]:
-    """The clearance (:func:`distance_to_solid`) of each cell's centre, (C,), and of its
-    sample points ``sub`` (C, S*S, 2), (C, S*S). With ``base``'s clearances kept (a grid of
-    the same world without the buildings ``added``), only the added buildings are measured,
-    and their distances folded into the old minimum."""
-    kept = None if base is None else base.__dict__.get("_clears")
-    points = sub.reshape(-1, 2)
-    if kept is not None and kept[0].shape == (len(centres),):
-        new = ((), tuple(added), None, False, solid[-1])
-        c_clear = np.minimum(kept[0], distance_to_solid(centres, size, *new))
-        s_clear = np.minimum(kept[1], distance_to_solid(points, size, *new).reshape(sub.shape[:2]))
-        return c_clear, s_clear
-    c_clear = distance_to_solid(centres, size, *solid)
-    return c_clear, distance_to_solid(points, size, *solid).reshape(sub.shape[:2])
 
 
 def cut_tight_steps(neighbours, roomy, waypoint, size, solid, clearance, rows=None) -> None:
