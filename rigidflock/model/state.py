@@ -11,6 +11,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+
+def read_only(a: np.ndarray) -> np.ndarray:
+    """A view of ``a`` that cannot be written through (``a`` itself stays writeable)."""
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
 ROLE_NONE, ROLE_CHASE, ROLE_INTERCEPT, ROLE_PLAYER = 0, 1, 2, 3
 PLAYER_FAMILY = "player"
 

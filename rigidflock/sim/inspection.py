@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from rigidflock.model.state import read_only
 from rigidflock.model.steering.blend import Steerer
-from rigidflock.sim.measurables import _read_only
 
 
 class Inspection:
@@ -65,10 +65,10 @@ class Inspection:
         """(N,) float seconds each unit has been pressed still against static geometry (the
         unpin rule, :mod:`~rigidflock.model.steering.unpin`; 0 once it moves or backs out);
         a read-only view."""
-        return _read_only(self._pressed)
+        return read_only(self._pressed)
 
     @property
     def unpin_until(self) -> np.ndarray:
         """(N,) int64: the tick until which each unit backs out under the unpin rule (backing
         out while it is above ``tick``; -1: never has); a read-only view."""
-        return _read_only(self._unpin_until)
+        return read_only(self._unpin_until)

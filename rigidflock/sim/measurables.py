@@ -17,12 +17,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-
-def _read_only(a: np.ndarray) -> np.ndarray:
-    """A view of ``a`` that cannot be written through (``a`` itself stays writable)."""
-    v = a.view()
-    v.flags.writeable = False
-    return v
+from rigidflock.model.state import read_only
 
 
 class ReadOnlyViews:
@@ -43,7 +38,7 @@ class ReadOnlyViews:
             return hit[1]
         if len(self._views) >= self.LIMIT:
             self._views.clear()
-        v = _read_only(a[:n])
+        v = read_only(a[:n])
         self._views[key] = (a, v)  # holding ``a`` keeps its id from being reused
         return v
 
@@ -103,14 +98,14 @@ def measurables_of(sim, cruise: np.ndarray, views: ReadOnlyViews) -> Measurables
     groups = orders.groups
     return Measurables(
         sim.tick, dt, None if sim.box is None else views(sim.box, 2),
-        views(st.pos, n), views(st.vel, n), _read_only(st.pos[-1]) if units.has_player else None,
+        views(st.pos, n), views(st.vel, n), read_only(st.pos[-1]) if units.has_player else None,
         views(steering.heading, n), views(st.leader, n), views(units.family, n),
         views(units.role, n), views(cruise, n), views(sim.pairs_state.pos, n),
         views(steering.nn, n), steering.nn_radius, views(sim.world.touching, n),
-        _read_only(orders.stuck_units(sim.tick, dt)) if groups else None,
-        MappingProxyType({k: _read_only(g.arrived) for k, g in groups.items()}),
+        read_only(orders.stuck_units(sim.tick, dt)) if groups else None,
+        MappingProxyType({k: read_only(g.arrived) for k, g in groups.items()}),
         views(units.length, n), views(orders.group_of, n) if groups else None,
-        _read_only(_on_slot(groups, n)) if groups else None,
+        read_only(_on_slot(groups, n)) if groups else None,
     )  # fmt: skip
 
 

@@ -24,8 +24,8 @@ import numpy as np
 
 from rigidflock.model.behaviours.errors import BehaviourError
 from rigidflock.model.behaviours.loading import Resolved
-from rigidflock.model.behaviours.view import Snapshot, UnitsView, read_only
-from rigidflock.model.state import Units
+from rigidflock.model.behaviours.view import Snapshot, UnitsView
+from rigidflock.model.state import Units, read_only
 
 BEHAVIOUR_STREAM = 0x62656876  # "behv": the spawn key's first word, apart from any other stream
 

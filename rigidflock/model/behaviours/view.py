@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rigidflock.model.state import read_only
 from rigidflock.model.steering.neighbours import directed, pairs_cells
 from rigidflock.model.torus import min_image
 
@@ -28,13 +29,6 @@ def headings(vel: np.ndarray, bow) -> np.ndarray:
     if not moving.all():
         h[~moving] = bow()[~moving]
     return h
-
-
-def read_only(a: np.ndarray) -> np.ndarray:
-    """A view of ``a`` that cannot be written (``a`` itself stays writeable)."""
-    v = a.view()
-    v.flags.writeable = False
-    return v
 
 
 class Pairs(NamedTuple):

@@ -29,10 +29,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from rigidflock.model.state import (
-    State,
-    Units,
-)
+from rigidflock.model.state import State, Units, read_only
 from rigidflock.model.steering import (
     avoidance,
     clearmap,
@@ -83,12 +80,6 @@ def touch_distance(units: Units) -> np.ndarray:
     """(N,) how near a surface is to a unit's centre when it touches it: its half-diagonal plus
     ``avoidance.CONTACT_TOLERANCE``, world units."""
     return 0.5 * np.hypot(units.length, units.width) + avoidance.CONTACT_TOLERANCE
-
-
-def _read_only(a: np.ndarray) -> np.ndarray:
-    view = a.view()
-    view.flags.writeable = False
-    return view
 
 
 class Steerer:
@@ -205,7 +196,7 @@ class Steerer:
         """The pair pass's sums of the last :meth:`pairs`, per unit in the units' own
         numbering (AI units' rows; ``flock`` (len(rows.nbr),) bool: which candidate of each
         row flocked), read-only views of the buffers the next :meth:`pairs` rewrites."""
-        return pair_pass.PairSums(*(_read_only(a) for a in self._sums()))
+        return pair_pass.PairSums(*(read_only(a) for a in self._sums()))
 
     def pair_rules(self, rules, flock_key=None) -> pair_pass.PairRules:
         """The pair pass's per-unit inputs under ``rules`` in the units' own numbering (AI

@@ -17,6 +17,7 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from rigidflock.model import background
+from rigidflock.model.state import read_only
 from rigidflock.model.torus import fold, min_image
 
 __all__ = [
@@ -138,11 +139,7 @@ class VerletPairs:
     def reference(self) -> np.ndarray | None:
         """(N, 2): the positions the current list was built from (None before the first
         build), a read-only view."""
-        if self._ref is None:
-            return None
-        view = self._ref.view()
-        view.flags.writeable = False
-        return view
+        return None if self._ref is None else read_only(self._ref)
 
     @property
     def building(self) -> background.Job | None:
